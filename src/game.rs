@@ -1,0 +1,1 @@
+//! The plug-in contract (work in progress).

@@ -1,0 +1,2 @@
+//! `retro`: a generic retrograde endgame-tablebase engine.
+pub mod game;
