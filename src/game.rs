@@ -1,1 +1,290 @@
-//! The plug-in contract (work in progress).
+//! The plug-in contract: what a game must tell the engine.
+//!
+//! A game is a value implementing [`Game`] (parameters are fields, never global state).
+//! Like GamesmanOne's callbacks, the contract separates what a plug-in MUST provide from
+//! what it MAY override:
+//!
+//! | method | | without it |
+//! |---|---|---|
+//! | [`Game::name`], [`Game::sections`] | REQUIRED | – |
+//! | [`Game::decode`], [`Game::encode`], [`Game::canonical`] | REQUIRED | – |
+//! | [`Game::terminal`], [`Game::successors`], [`Game::predecessors`] | REQUIRED | – |
+//! | [`Game::size`] | provided | sum of the section lengths |
+//! | [`Game::solve`] | OPTIONAL | the generic two-queue solver ([`crate::solve::two_queue`]) |
+//! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
+//!
+//! Text forms (FEN, board strings, move names) live in [`GameText`], which the CLI and the
+//! server need but the solver does not.
+//!
+//! Conventions every plug-in follows:
+//! - One dense index space `0..size()`, split into consecutive [`Section`]s (KBNK: white to
+//!   move, then black to move). Every index is a slot of 2-byte records in the table file.
+//! - `decode(i)` is `None` for an unused slot or a position that cannot occur; the table then
+//!   stores [`Value::Illegal`] there.
+//! - `encode` maps *any* legal position, in any orientation, to the index of its canonical form.
+//! - Moves are coded in one non-zero byte chosen by the game ([`NO_MOVE`] = 0 means "none").
+//! - Values are from the point of view of the side to move; distances are in plies.
+
+use std::fmt::Debug;
+
+/// Index of a slot in the game's dense index space.
+pub type Index = u64;
+
+/// The move byte meaning "no move" (terminal positions, draws without a stored move).
+pub const NO_MOVE: u8 = 0;
+
+/// The longest distance a record can hold, in plies.
+pub const MAX_PLIES: u16 = 125;
+
+/// The game-theoretic value of a position for the side to move, with its distance in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// No position lives in this slot (unused index, or a position that cannot occur).
+    Illegal,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins; the number is the plies until the game is won (odd for
+    /// alternating games: the winner makes the last move).
+    Win(u16),
+    /// The side to move loses; the number is the plies it can hold out (0: already lost,
+    /// e.g. checkmated).
+    Loss(u16),
+}
+
+impl Value {
+    /// The record byte: 0 illegal, 1 draw, 2 + p win in p plies, 128 + p loss in p plies
+    /// (p at most [`MAX_PLIES`], so 254 and 255 never occur in a table).
+    pub fn to_byte(self) -> u8 {
+        match self {
+            Value::Illegal => 0,
+            Value::Draw => 1,
+            Value::Win(p) => 2 + p.min(MAX_PLIES) as u8,
+            Value::Loss(p) => 128 + p.min(MAX_PLIES) as u8,
+        }
+    }
+
+    /// Inverse of [`Value::to_byte`]; every byte means something, so this never fails.
+    pub fn from_byte(b: u8) -> Value {
+        match b {
+            0 => Value::Illegal,
+            1 => Value::Draw,
+            2..=127 => Value::Win((b - 2) as u16),
+            _ => Value::Loss((b - 128) as u16),
+        }
+    }
+
+    /// The value of a position for its side to move, given that one move leads to a
+    /// position whose value (for the opponent) is `self`.
+    pub fn back(self) -> Value {
+        match self {
+            Value::Loss(p) => Value::Win(p + 1),
+            Value::Win(p) => Value::Loss(p + 1),
+            v => v,
+        }
+    }
+
+    /// Sort key of a move leading to a position of value `self` (the opponent's view), for
+    /// the side making the move: smaller is better. Quickest win first, then draws, then the
+    /// longest resistance.
+    pub fn move_rank(self) -> (u8, u16) {
+        match self {
+            Value::Loss(p) => (0, p),
+            Value::Draw => (1, 0),
+            Value::Win(p) => (2, u16::MAX - p),
+            Value::Illegal => (3, 0),
+        }
+    }
+
+    /// True for a win or a loss.
+    pub fn is_decisive(self) -> bool {
+        matches!(self, Value::Win(_) | Value::Loss(_))
+    }
+}
+
+/// Where a move leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A position of this game's index space (canonical index).
+    Index(Index),
+    /// A position outside the table whose value is known (for the side then to move): a
+    /// capture into KBK or KNK is `Known(Value::Draw)`.
+    Known(Value),
+}
+
+/// One legal move and where it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Successor {
+    /// The game's move code (never [`NO_MOVE`]).
+    pub mv: u8,
+    /// The position reached.
+    pub to: Outcome,
+}
+
+/// One part of the index space (one array in the table file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Short name: `"white"`, `"black"`, `"all"`.
+    pub name: String,
+    /// Number of records.
+    pub len: u64,
+}
+
+/// Knobs for a solve.
+#[derive(Clone, Copy)]
+pub struct SolveOptions<'a> {
+    /// Progress reporting (a bar in the CLI, nothing in tests).
+    pub progress: &'a dyn crate::progress::Progress,
+}
+
+/// A solved game: two bytes per index, `[value byte, move byte]`, sections concatenated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub records: Vec<u8>,
+}
+
+impl Solution {
+    /// All slots unsolved (illegal, no move).
+    pub fn new(size: u64) -> Solution {
+        Solution {
+            records: vec![0; size as usize * 2],
+        }
+    }
+
+    pub fn value(&self, i: Index) -> Value {
+        Value::from_byte(self.records[i as usize * 2])
+    }
+
+    pub fn mv(&self, i: Index) -> u8 {
+        self.records[i as usize * 2 + 1]
+    }
+}
+
+/// The contract between a game and the engine. See the module documentation for which
+/// methods are required.
+pub trait Game: Sync + Send {
+    /// A position, in any orientation.
+    type Position: Clone + Debug + PartialEq + Send + Sync;
+
+    /// REQUIRED. The table name, also the file stem: `kbnk`, `mnk-4x3-3`.
+    fn name(&self) -> String;
+
+    /// REQUIRED. The game id and parameters written to the table header.
+    fn params(&self) -> (&'static str, Vec<(String, i64)>);
+
+    /// REQUIRED. The sections of the index space, in file order.
+    fn sections(&self) -> Vec<Section>;
+
+    /// REQUIRED. The position in slot `index`, or `None` for an unused slot or a position
+    /// that cannot occur.
+    fn decode(&self, index: Index) -> Option<Self::Position>;
+
+    /// REQUIRED. The slot of the canonical form of a legal position.
+    fn encode(&self, pos: &Self::Position) -> Index;
+
+    /// REQUIRED. The canonical form under the game's symmetries; idempotent, and
+    /// `decode(encode(p)) == Some(canonical(p))`.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position;
+
+    /// REQUIRED. `Some(value)` if the game is over in `pos` (checkmate `Loss(0)`, stalemate
+    /// `Draw`, a completed line `Loss(0)`, a full board `Draw`). Terminal positions have no
+    /// successors.
+    fn terminal(&self, pos: &Self::Position) -> Option<Value>;
+
+    /// REQUIRED. Every legal move of a non-terminal position, in a fixed order (the order
+    /// breaks ties between equally good moves, which keeps tables identical whatever the
+    /// thread count). Works on any orientation: move codes are in `pos`'s own frame.
+    fn successors(&self, pos: &Self::Position, out: &mut Vec<Successor>);
+
+    /// REQUIRED. Un-moves: the index of every legal, non-terminal position that has a move
+    /// leading to `pos` (or to a symmetric image of it). Duplicates are allowed.
+    fn predecessors(&self, pos: &Self::Position, out: &mut Vec<Index>);
+
+    /// Provided: the number of slots.
+    fn size(&self) -> u64 {
+        self.sections().iter().map(|s| s.len).sum()
+    }
+
+    /// OPTIONAL. Solve every position. Default: the generic two-queue retrograde solver. A
+    /// game may supply a faster solver of its own (KBNK's bitboard solver, m,n,k's tier
+    /// solver); its output must be byte-identical to the generic one, which each such game
+    /// asserts in a test.
+    fn solve(&self, opts: &SolveOptions) -> Result<Solution, crate::solve::SolveError>
+    where
+        Self: Sized,
+    {
+        crate::solve::two_queue::solve(self, opts)
+    }
+
+    /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own
+    /// frame. Default: only when `pos` is already canonical; otherwise `None`, and the
+    /// prober picks the first of the best moves instead.
+    fn move_from_canonical(&self, pos: &Self::Position, mv: u8) -> Option<u8> {
+        (self.canonical(pos) == *pos).then_some(mv)
+    }
+}
+
+/// Why a position typed by a user was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The text does not describe a position of this game.
+    #[error("malformed position: {0}")]
+    Malformed(String),
+    /// A well-formed position that cannot occur.
+    #[error("illegal: {0}")]
+    Illegal(String),
+}
+
+/// Text forms of positions and moves, for the CLI, the JSON answers and the server.
+pub trait GameText: Game {
+    /// REQUIRED. One-line description: "king + bishop + knight vs king".
+    fn title(&self) -> String;
+
+    /// REQUIRED. Parse the user's notation (FEN, board string).
+    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
+
+    /// REQUIRED. The notation `parse_position` reads.
+    fn position_text(&self, pos: &Self::Position) -> String;
+
+    /// REQUIRED. The probe answer as JSON and as words, built from the generic probe result.
+    fn present(&self, pos: &Self::Position, probed: &crate::probe::Probed) -> Presented;
+
+    /// REQUIRED. How distances are counted for people: per-distance statistics and summaries
+    /// use this (KBNK: moves; m,n,k: plies).
+    fn distance_unit(&self) -> DistanceUnit;
+}
+
+/// A probe answer in both forms.
+#[derive(Clone, Debug)]
+pub struct Presented {
+    pub json: serde_json::Value,
+    pub text: String,
+}
+
+/// How a game counts distances for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DistanceUnit {
+    /// Chess style: "mate in n moves"; win in p plies = (p + 1) / 2 moves, loss in p plies =
+    /// p / 2 moves.
+    Moves,
+    /// Plies, as stored.
+    Plies,
+}
+
+impl DistanceUnit {
+    /// A stored distance in plies in this unit.
+    pub fn count(self, v: Value) -> Option<u16> {
+        match (self, v) {
+            (DistanceUnit::Plies, Value::Win(p) | Value::Loss(p)) => Some(p),
+            (DistanceUnit::Moves, Value::Win(p)) => Some(p.div_ceil(2)),
+            (DistanceUnit::Moves, Value::Loss(p)) => Some(p / 2),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            DistanceUnit::Moves => "moves",
+            DistanceUnit::Plies => "plies",
+        }
+    }
+}

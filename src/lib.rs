@@ -1,2 +1,16 @@
 //! `retro`: a generic retrograde endgame-tablebase engine.
+//!
+//! The engine ([`game`], [`solve`], [`table`], [`probe`]) knows nothing about any game; the
+//! plug-ins live in `games/`, one folder each, and are listed in [`registry`].
+
 pub mod game;
+pub mod probe;
+pub mod progress;
+pub mod registry;
+pub mod solve;
+pub mod table;
+
+#[path = "../games/kbnk/mod.rs"]
+pub mod kbnk;
+#[path = "../games/mnk/mod.rs"]
+pub mod mnk;

@@ -1,0 +1,49 @@
+//! Probing: a position's value, its best move and every move with the value it leads to.
+
+use crate::game::{Game, Outcome, Successor, Value, NO_MOVE};
+use crate::table::Table;
+
+/// The generic probe result, before a game puts it into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probed {
+    /// Value for the side to move.
+    pub value: Value,
+    /// The best move in the probed position's own frame, if the position has one.
+    pub best: Option<u8>,
+    /// Every legal move with the value of the position it leads to (for the opponent), best
+    /// first for the side to move; ties keep the game's move order.
+    pub moves: Vec<(u8, Value)>,
+}
+
+/// Look a position up in `table` (which must hold `game`'s solution).
+pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
+    let index = game.encode(pos);
+    let (byte, stored) = table.record(index);
+    let value = Value::from_byte(byte);
+    let mut succ = Vec::new();
+    if game.terminal(pos).is_none() {
+        game.successors(pos, &mut succ);
+    }
+    let mut moves: Vec<(u8, Value)> = succ
+        .iter()
+        .map(|s: &Successor| (s.mv, outcome_value(table, s.to)))
+        .collect();
+    moves.sort_by_key(|&(_, v)| v.move_rank());
+    let best = if stored != NO_MOVE {
+        game.move_from_canonical(pos, stored)
+            .or_else(|| moves.first().map(|m| m.0))
+    } else if value.is_decisive() {
+        moves.first().map(|m| m.0)
+    } else {
+        None
+    };
+    Probed { value, best, moves }
+}
+
+/// The value (for the side then to move) of where a move leads.
+pub fn outcome_value(table: &Table, to: Outcome) -> Value {
+    match to {
+        Outcome::Index(i) => Value::from_byte(table.record(i).0),
+        Outcome::Known(v) => v,
+    }
+}

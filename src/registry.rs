@@ -1,0 +1,197 @@
+//! The games this build knows, behind one object-safe trait, so the CLI and the server can
+//! work with any table by name. Adding a game: a folder under `games/`, a `mod` line in
+//! `lib.rs`, and one arm in [`plugin`].
+
+use std::path::{Path, PathBuf};
+
+use crate::game::{
+    DistanceUnit, Game, GameText, PositionError, Presented, Section, Solution, SolveOptions,
+};
+use crate::progress::Progress;
+use crate::solve::SolveError;
+use crate::table::{Table, TableError};
+
+/// A game with its parameters, type-erased.
+pub trait Plugin: Send + Sync {
+    /// Table name and file stem: `kbnk`, `mnk-4x3-3`.
+    fn name(&self) -> String;
+    /// Human description.
+    fn title(&self) -> String;
+    /// Game id and parameters, as in the table header.
+    fn params(&self) -> (&'static str, Vec<(String, i64)>);
+    fn sections(&self) -> Vec<Section>;
+    fn distance_unit(&self) -> DistanceUnit;
+    /// Solve every position.
+    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError>;
+    /// Probe a position given in the game's notation.
+    fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
+    /// Recompute every record from its successors; see [`crate::table::verify`].
+    fn verify(
+        &self,
+        table: &Table,
+        limit: usize,
+        progress: &dyn Progress,
+    ) -> crate::table::verify::VerifyReport;
+}
+
+impl<G: GameText + 'static> Plugin for G {
+    fn name(&self) -> String {
+        Game::name(self)
+    }
+    fn title(&self) -> String {
+        GameText::title(self)
+    }
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        Game::params(self)
+    }
+    fn sections(&self) -> Vec<Section> {
+        Game::sections(self)
+    }
+    fn distance_unit(&self) -> DistanceUnit {
+        GameText::distance_unit(self)
+    }
+    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        Game::solve(self, opts)
+    }
+    fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError> {
+        let pos = self.parse_position(position)?;
+        let probed = crate::probe::probe(self, table, &pos);
+        Ok(self.present(&pos, &probed))
+    }
+    fn verify(
+        &self,
+        table: &Table,
+        limit: usize,
+        progress: &dyn Progress,
+    ) -> crate::table::verify::VerifyReport {
+        crate::table::verify::verify(self, table, limit, progress)
+    }
+}
+
+/// Why a table name or game could not be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    #[error("unknown game or table '{0}' (known: kbnk, mnk-<width>x<height>-<k>, e.g. mnk-3x3-3)")]
+    Unknown(String),
+    #[error("{0}")]
+    BadParams(String),
+    #[error("no table '{name}' in {dir}: create it with `{command}`")]
+    Missing {
+        name: String,
+        dir: PathBuf,
+        command: String,
+    },
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// The game behind a table name.
+pub fn plugin(name: &str) -> Result<Box<dyn Plugin>, RegistryError> {
+    if name == "kbnk" {
+        return Ok(Box::new(crate::kbnk::Kbnk::new()));
+    }
+    if let Some(rest) = name.strip_prefix("mnk-") {
+        let bad = || {
+            RegistryError::BadParams(format!(
+            "'{name}' is not a k-in-a-row table name: expected mnk-<width>x<height>-<k>, e.g. mnk-4x3-3"
+        ))
+        };
+        let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
+        let (w, h) = wh.split_once('x').ok_or_else(bad)?;
+        let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
+        let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
+            .map_err(|e| RegistryError::BadParams(e.to_string()))?;
+        return Ok(Box::new(game));
+    }
+    Err(RegistryError::Unknown(name.to_string()))
+}
+
+/// The command that generates table `name`.
+pub fn generate_command(name: &str) -> String {
+    match name.strip_prefix("mnk-").and_then(|r| {
+        let (wh, k) = r.split_once('-')?;
+        let (w, h) = wh.split_once('x')?;
+        Some(format!(
+            "retro generate mnk --width {w} --height {h} --k {k}"
+        ))
+    }) {
+        Some(c) => c,
+        None => format!("retro generate {name}"),
+    }
+}
+
+/// The file of table `name` in `dir`.
+pub fn table_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.{}", crate::table::EXTENSION))
+}
+
+/// A table opened and checked against its game.
+pub struct Loaded {
+    pub plugin: Box<dyn Plugin>,
+    pub table: Table,
+}
+
+/// Open table `name` from `dir`, with an error naming the command that makes it if missing.
+pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
+    let plugin = plugin(name)?;
+    let path = table_path(dir, name);
+    if !path.exists() {
+        return Err(RegistryError::Missing {
+            name: name.to_string(),
+            dir: dir.to_path_buf(),
+            command: format!("{} --out {}", generate_command(name), dir.display()),
+        });
+    }
+    let table = Table::open(&path)?;
+    check(&*plugin, &table)?;
+    Ok(Loaded { plugin, table })
+}
+
+/// Open a table file by path, finding its game from the header.
+pub fn open_file(path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryError> {
+    let table = if verify_checksum {
+        Table::open(path)?
+    } else {
+        Table::open_unverified(path)?
+    };
+    let plugin = plugin(&table.header().name)?;
+    check(&*plugin, &table)?;
+    Ok(Loaded { plugin, table })
+}
+
+/// The table's header must describe exactly this game's index space.
+fn check(plugin: &dyn Plugin, table: &Table) -> Result<(), TableError> {
+    let h = table.header();
+    let (game, params) = plugin.params();
+    let shape: Vec<(String, u64)> = plugin
+        .sections()
+        .into_iter()
+        .map(|s| (s.name, s.len))
+        .collect();
+    let found: Vec<(String, u64)> = h
+        .sections
+        .iter()
+        .map(|s| (s.name.clone(), s.records))
+        .collect();
+    if h.game != game || h.params != params || shape != found {
+        return Err(TableError::WrongGame {
+            path: table.path().to_path_buf(),
+            found: format!("{} {:?} {:?}", h.game, h.params, found),
+            expected: format!("{game} {params:?} {shape:?}"),
+        });
+    }
+    Ok(())
+}
+
+/// Every readable table in `dir`, sorted by name; unreadable files are returned as errors.
+pub fn scan(dir: &Path) -> Vec<Result<Loaded, RegistryError>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == crate::table::EXTENSION))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    paths.into_iter().map(|p| open_file(&p, true)).collect()
+}

@@ -1,0 +1,18 @@
+//! Solvers: the generic two-queue retrograde solver (any game) and helpers shared by the
+//! games' own faster solvers.
+
+pub mod two_queue;
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("distance {0} plies exceeds the record limit of {max} plies", max = crate::game::MAX_PLIES)]
+    TooDeep(u16),
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
+    #[error("{0}")]
+    Game(String),
+}

@@ -1,0 +1,306 @@
+//! The generic two-queue retrograde solver: the seed's black and white queues generalised to
+//! "lost for the side to move at depth d" and "won at depth d + 1".
+//!
+//! 1. Every legal position gets a counter: the number of distinct positions its moves lead
+//!    to. Terminal losses form the lost queue at depth 0.
+//! 2. From each position lost at depth d, un-moves reach predecessors, which are won at
+//!    d + 1 (the first time only).
+//! 3. From each position won at d + 1, un-moves reach predecessors whose counter drops by
+//!    one; at zero every move leads to a win for the opponent, so the position is lost at
+//!    d + 2 (unless it has a move leaving the table to a draw).
+//! 4. Whatever is never reached is a draw.
+//!
+//! Each queue is processed in parallel with atomic updates; values do not depend on the
+//! order. Best moves are chosen afterwards, in a forward pass, as the first move (in the
+//! game's move order) achieving the value, so the bytes are the same whatever the thread
+//! count.
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+use bitvec::prelude::*;
+use rayon::prelude::*;
+
+use super::SolveError;
+use crate::game::{Game, Index, Outcome, Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};
+
+/// Marks a slot not yet solved (never a stored value byte: see `Value::to_byte`).
+const UNKNOWN: u8 = 255;
+/// Indices per parallel work item.
+const CHUNK: usize = 1 << 12;
+
+struct State {
+    value: Vec<AtomicU8>,
+    count: Vec<AtomicU8>,
+    /// Has a move out of the table to a draw: can never be lost.
+    escape: BitVec,
+}
+
+/// Work found by the initial pass, by depth.
+#[derive(Default)]
+struct Seeds {
+    /// Positions lost at depth d (terminal losses, depth 0).
+    lost: Vec<Vec<Index>>,
+    /// Positions with a move to a known loss for the opponent at depth d - 1: won at d.
+    won: Vec<Vec<Index>>,
+    /// Positions with a move to a known win for the opponent at depth d: one more won move
+    /// when depth d is processed.
+    dec: Vec<Vec<Index>>,
+}
+
+fn push_at(v: &mut Vec<Vec<Index>>, d: usize, i: Index) {
+    if v.len() <= d {
+        v.resize(d + 1, Vec::new());
+    }
+    v[d].push(i);
+}
+
+fn take(v: &mut [Vec<Index>], d: usize) -> Vec<Index> {
+    v.get_mut(d).map(std::mem::take).unwrap_or_default()
+}
+
+fn merge(a: Seeds, b: Seeds) -> Seeds {
+    fn cat(mut x: Vec<Vec<Index>>, y: Vec<Vec<Index>>) -> Vec<Vec<Index>> {
+        for (d, v) in y.into_iter().enumerate() {
+            if x.len() <= d {
+                x.resize(d + 1, Vec::new());
+            }
+            x[d].extend(v);
+        }
+        x
+    }
+    Seeds {
+        lost: cat(a.lost, b.lost),
+        won: cat(a.won, b.won),
+        dec: cat(a.dec, b.dec),
+    }
+}
+
+/// Solve `game` completely.
+pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    let n = game.size() as usize;
+    let progress = opts.progress;
+    let value: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect();
+    let count: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+
+    // Pass 1: decode everything, find terminal positions, count moves.
+    progress.phase("initial positions", n as u64);
+    let chunks: Vec<Result<(BitVec, Seeds), SolveError>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let lo = c * CHUNK;
+            let hi = (lo + CHUNK).min(n);
+            let r = init_chunk(game, lo, hi, &value, &count);
+            progress.advance((hi - lo) as u64);
+            r
+        })
+        .collect();
+    let mut escape = BitVec::with_capacity(n);
+    let mut seeds = Seeds::default();
+    for r in chunks {
+        let (esc, s) = r?;
+        escape.extend_from_bitslice(&esc);
+        seeds = merge(seeds, s);
+    }
+    let st = State {
+        value,
+        count,
+        escape,
+    };
+
+    // Pass 2: the two queues, depth by depth.
+    let legal = st
+        .value
+        .par_iter()
+        .filter(|v| v.load(Relaxed) != Value::Illegal.to_byte())
+        .count();
+    progress.phase("retrograde", legal as u64);
+    let mut lost: Vec<Vec<Index>> = std::mem::take(&mut seeds.lost);
+    let mut d = 0usize;
+    loop {
+        let pending = lost.len().max(seeds.won.len()).max(seeds.dec.len());
+        if d >= pending {
+            break;
+        }
+        let l = take(&mut lost, d);
+        progress.advance(l.len() as u64);
+        // Lost at d: every predecessor is won at d + 1.
+        let mut won: Vec<Index> = l
+            .par_iter()
+            .fold(Vec::new, |mut out, &q| {
+                let pos = game.decode(q).expect("queued positions decode");
+                let mut preds = Vec::new();
+                game.predecessors(&pos, &mut preds);
+                for p in preds {
+                    let win = Value::Win(d as u16 + 1).to_byte();
+                    if st.value[p as usize]
+                        .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
+                        .is_ok()
+                    {
+                        out.push(p);
+                    }
+                }
+                out
+            })
+            .flatten()
+            .collect();
+        for p in take(&mut seeds.won, d + 1) {
+            let win = Value::Win(d as u16 + 1).to_byte();
+            if st.value[p as usize]
+                .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
+                .is_ok()
+            {
+                won.push(p);
+            }
+        }
+        if !won.is_empty() && d + 1 > MAX_PLIES as usize {
+            return Err(SolveError::TooDeep(d as u16 + 1));
+        }
+        progress.advance(won.len() as u64);
+        // Won at d + 1: a predecessor whose moves all lead to such wins is lost at d + 2.
+        let lose = Value::Loss(d as u16 + 2).to_byte();
+        let try_lose = |p: Index, out: &mut Vec<Index>| {
+            let p = p as usize;
+            if st.value[p].load(Relaxed) == UNKNOWN
+                && !st.escape[p]
+                && st.count[p].fetch_sub(1, Relaxed) == 1
+                && st.value[p]
+                    .compare_exchange(UNKNOWN, lose, Relaxed, Relaxed)
+                    .is_ok()
+            {
+                out.push(p as Index);
+            }
+        };
+        let mut next: Vec<Index> = won
+            .par_iter()
+            .fold(Vec::new, |mut out, &q| {
+                let pos = game.decode(q).expect("queued positions decode");
+                let mut preds = Vec::new();
+                game.predecessors(&pos, &mut preds);
+                preds.sort_unstable();
+                preds.dedup();
+                for p in preds {
+                    try_lose(p, &mut out);
+                }
+                out
+            })
+            .flatten()
+            .collect();
+        for p in take(&mut seeds.dec, d + 1) {
+            try_lose(p, &mut next);
+        }
+        if !next.is_empty() {
+            if d + 2 > MAX_PLIES as usize {
+                return Err(SolveError::TooDeep(d as u16 + 2));
+            }
+            if lost.len() <= d + 2 {
+                lost.resize(d + 3, Vec::new());
+            }
+            lost[d + 2].extend(next);
+        }
+        d += 1;
+    }
+
+    // Pass 3: what was never reached is a draw; then every best move, in a forward pass.
+    progress.phase("best moves", n as u64);
+    let mut sol = Solution::new(n as u64);
+    sol.records
+        .par_chunks_mut(CHUNK * 2)
+        .enumerate()
+        .for_each(|(c, out)| {
+            let lo = c * CHUNK;
+            let mut succ = Vec::new();
+            for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+                let i = lo + k;
+                let mut v = st.value[i].load(Relaxed);
+                if v == UNKNOWN {
+                    v = Value::Draw.to_byte();
+                }
+                rec[0] = v;
+                rec[1] = NO_MOVE;
+                let value = Value::from_byte(v);
+                if value == Value::Illegal {
+                    continue;
+                }
+                let pos = game.decode(i as Index).expect("legal slots decode");
+                if game.terminal(&pos).is_some() {
+                    continue;
+                }
+                succ.clear();
+                game.successors(&pos, &mut succ);
+                rec[1] = succ
+                    .iter()
+                    .find(|s| {
+                        let after = match s.to {
+                            Outcome::Index(j) => {
+                                let w = st.value[j as usize].load(Relaxed);
+                                Value::from_byte(if w == UNKNOWN { 1 } else { w })
+                            }
+                            Outcome::Known(x) => x,
+                        };
+                        after.back() == value
+                    })
+                    .map_or(NO_MOVE, |s| s.mv);
+            }
+            progress.advance(out.len() as u64 / 2);
+        });
+    Ok(sol)
+}
+
+/// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds.
+fn init_chunk<G: Game>(
+    game: &G,
+    lo: usize,
+    hi: usize,
+    value: &[AtomicU8],
+    count: &[AtomicU8],
+) -> Result<(BitVec, Seeds), SolveError> {
+    let mut esc = bitvec![0; hi - lo];
+    let mut seeds = Seeds::default();
+    let mut succ = Vec::new();
+    let mut targets = Vec::new();
+    for i in lo..hi {
+        let Some(pos) = game.decode(i as Index) else {
+            value[i].store(Value::Illegal.to_byte(), Relaxed);
+            continue;
+        };
+        if let Some(v) = game.terminal(&pos) {
+            value[i].store(v.to_byte(), Relaxed);
+            if let Value::Loss(d) = v {
+                push_at(&mut seeds.lost, d as usize, i as Index);
+            }
+            continue;
+        }
+        succ.clear();
+        game.successors(&pos, &mut succ);
+        if succ.is_empty() {
+            // A game that forgot to call this terminal: no move at all is a draw.
+            value[i].store(Value::Draw.to_byte(), Relaxed);
+            continue;
+        }
+        targets.clear();
+        let mut known_wins = 0usize;
+        for s in &succ {
+            match s.to {
+                Outcome::Index(j) => targets.push(j),
+                Outcome::Known(Value::Loss(d)) => {
+                    push_at(&mut seeds.won, d as usize + 1, i as Index)
+                }
+                Outcome::Known(Value::Win(d)) => {
+                    push_at(&mut seeds.dec, d as usize, i as Index);
+                    known_wins += 1;
+                }
+                Outcome::Known(_) => esc.set(i - lo, true),
+            }
+        }
+        targets.sort_unstable();
+        targets.dedup();
+        let c = targets.len() + known_wins;
+        if c > u8::MAX as usize {
+            return Err(SolveError::Game(format!(
+                "position {i} has {c} distinct moves; the solver counts at most 255"
+            )));
+        }
+        count[i].store(c as u8, Relaxed);
+    }
+    Ok((esc, seeds))
+}

@@ -1,0 +1,37 @@
+//! Everything that can be wrong with a table file, each naming the problem.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a retro table (wrong magic bytes)")]
+    Magic { path: PathBuf },
+    #[error("{path}: table format version {found}, this build reads version {expected}")]
+    Version {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+    },
+    #[error("{path}: file is truncated or has the wrong size: {detail}")]
+    Size { path: PathBuf, detail: String },
+    #[error("{path}: corrupt header: {detail}")]
+    Header { path: PathBuf, detail: String },
+    #[error("{path}: checksum mismatch in {part} (stored {stored:016x}, computed {computed:016x}): the file is damaged or was modified")]
+    Checksum {
+        path: PathBuf,
+        part: String,
+        stored: u64,
+        computed: u64,
+    },
+    #[error("{path}: table is for {found}, expected {expected}")]
+    WrongGame {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+}

@@ -1,0 +1,40 @@
+//! The table file: a self-describing header, then 4096-aligned arrays of 2-byte records.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `RETROTB\0` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 4 | header length `H` in bytes, from offset 0 to the end of the header checksum |
+//! | 16 | … | game id, table name, parameters, sections (see [`header`]) |
+//! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` (the header checksum) |
+//! | aligned | 2 × n | each section's records `[value, move]`, at a multiple of 4096 |
+//!
+//! Each section's header entry holds its record count, payload offset, the xxh3-64 checksum
+//! of its payload and a histogram of its value bytes (the per-distance statistics).
+
+pub mod error;
+pub mod header;
+pub mod reader;
+pub mod verify;
+pub mod writer;
+
+pub use error::TableError;
+pub use header::{Header, SectionInfo};
+pub use reader::Table;
+pub use writer::write_table;
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"RETROTB\0";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Payload alignment: a page, so each section can be mapped and read on its own.
+pub const ALIGN: u64 = 4096;
+/// The file name extension of table files.
+pub const EXTENSION: &str = "rtb";
+
+/// The checksum used for headers and payloads.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
