@@ -251,6 +251,13 @@ pub trait GameText: Game {
     /// REQUIRED. How distances are counted for people: per-distance statistics and summaries
     /// use this (KBNK: moves; m,n,k: plies).
     fn distance_unit(&self) -> DistanceUnit;
+
+    /// OPTIONAL. Extra lines for the summary after `retro generate` and in `retro info`
+    /// (m,n,k: the value of the empty board, positions reachable from it), computed from the
+    /// finished table. Default: none.
+    fn summary_lines(&self, _table: &crate::table::Table) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A probe answer in both forms.

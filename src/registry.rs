@@ -25,6 +25,8 @@ pub trait Plugin: Send + Sync {
     fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError>;
     /// Probe a position given in the game's notation.
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
+    /// Game-specific summary lines (see [`GameText::summary_lines`]).
+    fn summary_lines(&self, table: &Table) -> Vec<String>;
     /// Recompute every record from its successors; see [`crate::table::verify`].
     fn verify(
         &self,
@@ -57,6 +59,9 @@ impl<G: GameText + 'static> Plugin for G {
         let pos = self.parse_position(position)?;
         let probed = crate::probe::probe(self, table, &pos);
         Ok(self.present(&pos, &probed))
+    }
+    fn summary_lines(&self, table: &Table) -> Vec<String> {
+        GameText::summary_lines(self, table)
     }
     fn verify(
         &self,
