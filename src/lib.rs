@@ -4,10 +4,12 @@
 //! plug-ins live in `games/`, one folder each, and are listed in [`registry`].
 
 pub mod game;
+pub mod generate;
 pub mod probe;
 pub mod progress;
 pub mod registry;
 pub mod solve;
+pub mod summary;
 pub mod table;
 
 #[path = "../games/kbnk/mod.rs"]
