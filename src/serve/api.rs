@@ -1,0 +1,77 @@
+//! The wire types of the HTTP API, in one place (as lila-tablebase keeps its own).
+//!
+//! - `GET /api/tables` → [`TablesResponse`]
+//! - `GET /api/probe/<table>?position=<text>` → the plug-in's probe JSON (the same object
+//!   `retro probe --json` prints), or [`ErrorBody`] with status 400 / 404.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::summary::SectionStats;
+
+/// Query of `GET /api/probe/<table>`.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ProbeQuery {
+    /// FEN for kbnk (spaces may be written `_`), a board string for k-in-a-row.
+    pub position: Option<String>,
+    /// Alias of `position` (`fen=` as on Lichess).
+    pub fen: Option<String>,
+}
+
+/// Body of every API error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// `"illegal"` for a well-formed position that cannot occur; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<&'static str>,
+    /// The problem in words, e.g. `"illegal: kings are adjacent"`.
+    pub error: String,
+    /// The bare reason given by the game (`"kings are adjacent"`), when a position was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Body of `GET /api/tables`.
+#[derive(Clone, Debug, Serialize)]
+pub struct TablesResponse {
+    pub tables: Vec<TableInfo>,
+}
+
+/// One table being served.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableInfo {
+    /// Table name, as used in `/api/probe/<name>`: `kbnk`, `mnk-3x3-3`.
+    pub name: String,
+    /// Game id: `kbnk`, `mnk`.
+    pub game: String,
+    /// Human description.
+    pub title: String,
+    /// Game parameters (`width`, `height`, `k`, …).
+    pub params: BTreeMap<String, i64>,
+    /// Where the raw file can be downloaded (supports Range requests).
+    pub url: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Number of records (slots of the index space, legal or not).
+    pub records: u64,
+    /// Unit of the distances below: `moves` or `plies`.
+    pub unit: &'static str,
+    /// Totals over all sections.
+    pub headline: Headline,
+    /// Per-section statistics, with per-distance counts.
+    pub sections: Vec<SectionStats>,
+    /// Game-specific summary lines (e.g. the value of the empty board).
+    pub summary: Vec<String>,
+}
+
+/// Totals of a table.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Headline {
+    pub legal: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Longest win or loss in the table's unit, if any.
+    pub longest: Option<u16>,
+}

@@ -1,0 +1,557 @@
+// KBNK viewer: a free board editor over the tablebase.
+import { el, probe, getParam, setParams } from "./app.js";
+import { pieceSvg, PIECE_NAMES } from "./pieces.js";
+
+const FILES = "abcdefgh";
+const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
+const SVGNS = "http://www.w3.org/2000/svg";
+
+export function sqName(i) {
+  return FILES[i % 8] + (Math.floor(i / 8) + 1);
+}
+export function sqIndex(name) {
+  if (!/^[a-h][1-8]$/.test(name)) return -1;
+  return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
+}
+
+/** Parse a FEN loosely (board and side only); null if it is not one. */
+export function parseFen(text) {
+  const parts = text.trim().replace(/_/g, " ").split(/\s+/);
+  const rows = parts[0].split("/");
+  if (rows.length !== 8) return null;
+  const board = new Array(64).fill(null);
+  for (let r = 0; r < 8; r++) {
+    let f = 0;
+    for (const c of rows[r]) {
+      if (/[1-8]/.test(c)) f += Number(c);
+      else if (/[kqrbnpKQRBNP]/.test(c)) {
+        if (f > 7) return null;
+        board[(7 - r) * 8 + f] = c;
+        f++;
+      } else return null;
+    }
+    if (f !== 8) return null;
+  }
+  const turn = parts[1] === "b" ? "b" : "w";
+  return { board, turn };
+}
+
+export function toFen(pos) {
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = "";
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = pos.board[r * 8 + f];
+      if (!p) empty++;
+      else {
+        if (empty) row += empty;
+        empty = 0;
+        row += p;
+      }
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  return `${rows.join("/")} ${pos.turn} - - 0 1`;
+}
+
+function clonePos(pos) {
+  return { board: pos.board.slice(), turn: pos.turn };
+}
+
+/** Apply a UCI move (no legality check: the server listed it). */
+function applyUci(pos, uci) {
+  const from = sqIndex(uci.slice(0, 2));
+  const to = sqIndex(uci.slice(2, 4));
+  const next = clonePos(pos);
+  if (from < 0 || to < 0 || !next.board[from]) return null;
+  next.board[to] = next.board[from];
+  next.board[from] = null;
+  next.turn = pos.turn === "w" ? "b" : "w";
+  return next;
+}
+
+/** Full moves for a mover who wins in `plies` plies. */
+const winMoves = (plies) => Math.ceil(plies / 2);
+/** Full moves for a mover who is lost in `plies` plies. */
+const lossMoves = (plies) => Math.floor(plies / 2);
+
+/** A move's result for the side making it (the JSON describes the position after it). */
+export function moveVerdict(m) {
+  if (m.category === "loss") {
+    if (m.checkmate || m.dtm === 0) return { cls: "win", text: "checkmate", plies: 1 };
+    const plies = Math.abs(m.dtm) + 1;
+    return { cls: "win", text: `mate in ${winMoves(plies)}`, plies };
+  }
+  if (m.category === "win") {
+    const plies = Math.abs(m.dtm) + 1;
+    return { cls: "loss", text: `mated in ${lossMoves(plies)}`, plies };
+  }
+  const why = m.capture ? "draw · capture" : m.stalemate ? "draw · stalemate" : "draw";
+  return { cls: "draw", text: why, plies: null };
+}
+
+const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
+
+/** The position's result in words: {cls, head, sub}. */
+export function verdict(res) {
+  if (!res) return { cls: "pending", head: "…", sub: "" };
+  if (!res.ok) {
+    const d = res.data || {};
+    if (d.category === "illegal") return { cls: "illegal", head: `Illegal: ${d.reason || d.error}`, sub: "Drag the pieces to a legal position." };
+    return { cls: "illegal", head: d.error || "The server refused this position.", sub: "" };
+  }
+  const j = res.data;
+  const side = SIDE[j.side] || j.side;
+  const other = j.side === "white" ? "Black" : "White";
+  if (j.category === "win") {
+    return { cls: "win", head: `${side} mates in ${j.mate_in}`, sub: `${Math.abs(j.dtm)} plies with best play` };
+  }
+  if (j.category === "loss") {
+    if (j.dtm === 0 && (!j.moves || j.moves.length === 0)) return { cls: "loss", head: `Checkmate · ${other} wins`, sub: `${side} is checkmated.` };
+    return { cls: "loss", head: `${side} is mated in ${j.mate_in}`, sub: `${Math.abs(j.dtm)} plies with best defence` };
+  }
+  if (!j.moves || j.moves.length === 0) return { cls: "draw", head: "Draw · stalemate", sub: `${side} has no legal move.` };
+  const capture = j.moves.some((m) => m.capture && m.category === "draw");
+  return { cls: "draw", head: "Draw", sub: capture && j.side === "black" ? "Black can capture a piece." : "Neither side can force a win." };
+}
+
+export function mountChess(root, table) {
+  const S = {
+    history: [],
+    index: -1,
+    flipped: false,
+    result: null,
+    seq: 0,
+    selected: null,
+    autoplay: null,
+    drag: null,
+  };
+
+  // ----- layout -----
+  const boardEl = el("div", { id: "board", class: "board", role: "grid", "aria-label": "chess board" });
+  const arrowSvg = document.createElementNS(SVGNS, "svg");
+  arrowSvg.setAttribute("class", "arrows");
+  arrowSvg.setAttribute("viewBox", "0 0 8 8");
+  const boardWrap = el("div", { class: "board-wrap" }, boardEl, arrowSvg);
+  const spares = el("div", { id: "spares", class: "spares", title: "Drag a piece onto the board; drag a piece off the board to remove it" });
+  for (const p of ["K", "B", "N", "k"]) {
+    const s = el("div", { class: "spare piece", "data-spare": p, title: `add a ${PIECE_NAMES[p]}` });
+    s.innerHTML = pieceSvg(p);
+    s.addEventListener("pointerdown", (ev) => startDrag(ev, null, p));
+    spares.append(s);
+  }
+  const resultHead = el("div", { id: "result", class: "result-head" });
+  const resultSub = el("div", { id: "result-sub", class: "result-sub" });
+  const bestEl = el("div", { id: "best", class: "best" });
+  const resultBox = el("div", { class: "result" }, resultHead, resultSub, bestEl);
+  const movesEl = el("ol", { id: "moves", class: "moves" });
+  const fenInput = el("input", { id: "fen", class: "fen", type: "text", spellcheck: "false", autocomplete: "off", "aria-label": "FEN" });
+  const sideW = el("button", { id: "side-white", class: "seg", type: "button", onclick: () => setTurn("w") }, "White to move");
+  const sideB = el("button", { id: "side-black", class: "seg", type: "button", onclick: () => setTurn("b") }, "Black to move");
+  const speed = el("input", { id: "speed", type: "range", min: "100", max: "2000", step: "100", value: "700", "aria-label": "autoplay delay" });
+  const speedLabel = el("span", { class: "speed-label" });
+  const autoBtn = el("button", { id: "autoplay", type: "button", onclick: toggleAutoplay }, "▶ Play to mate");
+  const backBtn = el("button", { id: "back", type: "button", title: "back (←)", onclick: () => go(S.index - 1) }, "◀");
+  const fwdBtn = el("button", { id: "forward", type: "button", title: "forward (→)", onclick: () => go(S.index + 1) }, "▶");
+  const ply = el("span", { id: "ply", class: "ply" });
+  const bestBtn = el("button", { id: "play-best", class: "primary", type: "button", onclick: playBest }, "Play best move");
+
+  const panel = el(
+    "div",
+    { class: "panel" },
+    resultBox,
+    el("div", { class: "row" }, bestBtn, autoBtn),
+    el("div", { class: "row small" }, el("label", { for: "speed" }, "Speed"), speed, speedLabel),
+    el("div", { class: "row" }, backBtn, ply, fwdBtn),
+    el("h3", {}, "Moves"),
+    movesEl
+  );
+  const editor = el(
+    "div",
+    { class: "editor" },
+    el("div", { class: "row seg-group", role: "group", "aria-label": "side to move" }, sideW, sideB),
+    el(
+      "div",
+      { class: "row" },
+      el("button", { id: "flip", type: "button", onclick: flip }, "⇅ Flip"),
+      el("button", { id: "mirror", type: "button", title: "mirror left to right: the other bishop colour, same result", onclick: mirror }, "⇆ Other bishop colour"),
+      el("button", { id: "clear", type: "button", onclick: clearBoard }, "Clear"),
+      el("button", { id: "setup", type: "button", onclick: () => setPosition(parseFen(DEFAULT_FEN), true) }, "Set up")
+    ),
+    el(
+      "div",
+      { class: "row" },
+      fenInput,
+      el("button", { id: "copy-fen", type: "button", onclick: copyFen }, "Copy")
+    ),
+    el("p", { class: "hint" }, "Drag any piece to any square, legal or not; a drag that is a legal move plays it. Drag pieces from the tray to set up, off the board to remove.")
+  );
+  root.append(el("div", { class: "chess" }, el("div", { class: "left" }, spares, boardWrap, editor), panel));
+
+  // ----- position & history -----
+  const current = () => S.history[S.index];
+
+  function setPosition(pos, record, lastMove = null) {
+    if (!pos) return;
+    if (record) {
+      S.history = S.history.slice(0, S.index + 1);
+      S.history.push({ pos, lastMove });
+      S.index = S.history.length - 1;
+    } else {
+      S.history[S.index] = { pos, lastMove };
+    }
+    refresh();
+  }
+
+  function go(i) {
+    if (i < 0 || i >= S.history.length) return;
+    S.index = i;
+    refresh();
+  }
+
+  function setTurn(t) {
+    const pos = clonePos(current().pos);
+    if (pos.turn === t) return;
+    pos.turn = t;
+    stopAutoplay();
+    setPosition(pos, true);
+  }
+
+  function flip() {
+    S.flipped = !S.flipped;
+    drawBoard();
+    drawArrow();
+  }
+
+  function mirror() {
+    const pos = clonePos(current().pos);
+    for (let i = 0; i < 64; i++) pos.board[i] = current().pos.board[(i & ~7) | (7 - (i & 7))];
+    setPosition(pos, true);
+  }
+
+  function clearBoard() {
+    stopAutoplay();
+    setPosition({ board: new Array(64).fill(null), turn: current().pos.turn }, true);
+  }
+
+  async function copyFen() {
+    const text = toFen(current().pos);
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      fenInput.select();
+      document.execCommand && document.execCommand("copy");
+    }
+    fenInput.classList.add("flash");
+    setTimeout(() => fenInput.classList.remove("flash"), 600);
+  }
+
+  fenInput.addEventListener("change", () => {
+    const pos = parseFen(fenInput.value);
+    if (pos) setPosition(pos, true);
+    else fenInput.classList.add("bad");
+  });
+  fenInput.addEventListener("input", () => fenInput.classList.remove("bad"));
+  fenInput.addEventListener("paste", () => setTimeout(() => fenInput.dispatchEvent(new Event("change")), 0));
+
+  speed.addEventListener("input", () => (speedLabel.textContent = `${(speed.value / 1000).toFixed(1)} s/move`));
+  speed.dispatchEvent(new Event("input"));
+
+  // ----- rendering -----
+  function drawBoard() {
+    const { pos, lastMove } = current();
+    const squares = [];
+    for (let row = 0; row < 8; row++) {
+      for (let col = 0; col < 8; col++) {
+        const rank = S.flipped ? row : 7 - row;
+        const file = S.flipped ? 7 - col : col;
+        const i = rank * 8 + file;
+        const name = sqName(i);
+        const dark = (rank + file) % 2 === 0;
+        const cls = ["square", dark ? "dark" : "light"];
+        if (lastMove && (lastMove.slice(0, 2) === name || lastMove.slice(2, 4) === name)) cls.push("last");
+        if (S.selected === i) cls.push("selected");
+        const sq = el("div", { class: cls.join(" "), "data-square": name });
+        if (col === 0) sq.append(el("span", { class: "coord rank" }, String(rank + 1)));
+        if (row === 7) sq.append(el("span", { class: "coord file" }, FILES[file]));
+        const p = pos.board[i];
+        if (p) {
+          const pe = el("div", { class: "piece", "data-piece": p, "aria-label": PIECE_NAMES[p] || p });
+          pe.innerHTML = pieceSvg(p);
+          pe.addEventListener("pointerdown", (ev) => startDrag(ev, i, p));
+          sq.append(pe);
+        }
+        sq.addEventListener("click", () => clickSquare(i));
+        squares.push(sq);
+      }
+    }
+    boardEl.replaceChildren(...squares);
+  }
+
+  function squareXY(name) {
+    const i = sqIndex(name);
+    const file = i % 8;
+    const rank = Math.floor(i / 8);
+    const x = S.flipped ? 7 - file : file;
+    const y = S.flipped ? rank : 7 - rank;
+    return [x + 0.5, y + 0.5];
+  }
+
+  function drawArrow() {
+    arrowSvg.replaceChildren();
+    const res = S.result;
+    if (!res || !res.ok || !res.data.best) return;
+    const uci = res.data.best.uci;
+    const [x1, y1] = squareXY(uci.slice(0, 2));
+    const [x2, y2] = squareXY(uci.slice(2, 4));
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const ux = (x2 - x1) / len;
+    const uy = (y2 - y1) / len;
+    const head = 0.42;
+    const ex = x2 - ux * head;
+    const ey = y2 - uy * head;
+    const line = document.createElementNS(SVGNS, "line");
+    line.setAttribute("x1", x1 + ux * 0.2);
+    line.setAttribute("y1", y1 + uy * 0.2);
+    line.setAttribute("x2", ex);
+    line.setAttribute("y2", ey);
+    line.setAttribute("class", "arrow-line");
+    const w = 0.3;
+    const tip = document.createElementNS(SVGNS, "polygon");
+    tip.setAttribute(
+      "points",
+      `${x2},${y2} ${ex - uy * w},${ey + ux * w} ${ex + uy * w},${ey - ux * w}`
+    );
+    tip.setAttribute("class", "arrow-head");
+    arrowSvg.setAttribute("data-best", uci);
+    arrowSvg.append(line, tip);
+  }
+
+  function drawPanel() {
+    const res = S.result;
+    const v = verdict(res);
+    resultBox.className = `result ${v.cls}`;
+    resultHead.textContent = v.head;
+    resultSub.textContent = v.sub;
+    const moves = res && res.ok ? res.data.moves || [] : [];
+    const best = res && res.ok && res.data.best ? res.data.best : null;
+    bestEl.textContent = best ? `Best move: ${best.san}` : "";
+    bestBtn.disabled = !best;
+    autoBtn.disabled = !best && !S.autoplay;
+    movesEl.replaceChildren(
+      ...moves.map((m) => {
+        const mv = moveVerdict(m);
+        return el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              class: `move ${mv.cls}` + (best && best.uci === m.uci ? " best" : ""),
+              "data-uci": m.uci,
+              title: m.dtm === null ? "draw" : `${m.uci}: ${mv.plies} plies`,
+              onclick: () => playUci(m.uci),
+            },
+            el("span", { class: "san" }, m.san),
+            el("span", { class: "verdict" }, mv.text)
+          )
+        );
+      })
+    );
+    if (res && res.ok && moves.length === 0) movesEl.append(el("li", { class: "none" }, "No legal moves."));
+    if (res && !res.ok) movesEl.append(el("li", { class: "none" }, "—"));
+    ply.textContent = `${S.index + 1} / ${S.history.length}`;
+    backBtn.disabled = S.index <= 0;
+    fwdBtn.disabled = S.index >= S.history.length - 1;
+    const turn = current().pos.turn;
+    sideW.classList.toggle("on", turn === "w");
+    sideB.classList.toggle("on", turn === "b");
+    sideW.setAttribute("aria-pressed", turn === "w");
+    sideB.setAttribute("aria-pressed", turn === "b");
+  }
+
+  async function refresh() {
+    const pos = current().pos;
+    const fen = toFen(pos);
+    if (document.activeElement !== fenInput) fenInput.value = fen;
+    fenInput.classList.remove("bad");
+    setParams({ table: table.name, fen: fen.replace(/ /g, "_") });
+    S.selected = null;
+    drawBoard();
+    const seq = ++S.seq;
+    const res = await probe(table.name, fen);
+    if (seq !== S.seq) return;
+    S.result = res;
+    root.dataset.fen = fen;
+    drawArrow();
+    drawPanel();
+    root.dataset.ready = String(seq);
+  }
+
+  // ----- moves -----
+  function legalUci(from, to) {
+    const res = S.result;
+    if (!res || !res.ok) return null;
+    const uci = sqName(from) + sqName(to);
+    return (res.data.moves || []).some((m) => m.uci === uci) ? uci : null;
+  }
+
+  function playUci(uci) {
+    const next = applyUci(current().pos, uci);
+    if (next) setPosition(next, true, uci);
+  }
+
+  function playBest() {
+    const res = S.result;
+    if (res && res.ok && res.data.best) playUci(res.data.best.uci);
+  }
+
+  /** Move or place a piece by hand: a legal move is played, anything else edits. */
+  function place(from, to, piece) {
+    stopAutoplay();
+    if (from !== null && from === to) return;
+    if (from !== null && to !== null) {
+      const uci = legalUci(from, to);
+      if (uci) return playUci(uci);
+    }
+    const pos = clonePos(current().pos);
+    if (from !== null) pos.board[from] = null;
+    if (to !== null) pos.board[to] = piece;
+    setPosition(pos, true);
+  }
+
+  function clickSquare(i) {
+    const pos = current().pos;
+    if (S.selected === null) {
+      if (pos.board[i]) {
+        S.selected = i;
+        drawBoard();
+      }
+      return;
+    }
+    const from = S.selected;
+    S.selected = null;
+    if (from === i) return drawBoard();
+    place(from, i, pos.board[from]);
+  }
+
+  function toggleAutoplay() {
+    if (S.autoplay) return stopAutoplay();
+    S.autoplay = true;
+    autoBtn.textContent = "■ Stop";
+    autoBtn.classList.add("on");
+    const step = async () => {
+      if (!S.autoplay) return;
+      const res = S.result;
+      if (!res || !res.ok || !res.data.best || res.data.category === "draw") return stopAutoplay();
+      playBest();
+      await new Promise((r) => setTimeout(r, 0));
+      S.autoplay = setTimeout(step, Number(speed.value));
+    };
+    S.autoplay = setTimeout(step, 150);
+  }
+
+  function stopAutoplay() {
+    if (S.autoplay && S.autoplay !== true) clearTimeout(S.autoplay);
+    S.autoplay = null;
+    autoBtn.textContent = "▶ Play to mate";
+    autoBtn.classList.remove("on");
+    const res = S.result;
+    autoBtn.disabled = !(res && res.ok && res.data.best);
+  }
+
+  // ----- dragging (pointer events: mouse, touch, pen) -----
+  function startDrag(ev, from, piece) {
+    if (ev.button !== undefined && ev.button !== 0) return;
+    ev.preventDefault();
+    const ghost = el("div", { class: "piece ghost" });
+    ghost.innerHTML = pieceSvg(piece);
+    const size = boardEl.getBoundingClientRect().width / 8;
+    ghost.style.width = ghost.style.height = `${size}px`;
+    document.body.append(ghost);
+    S.drag = { from, piece, ghost, x: ev.clientX, y: ev.clientY, moved: false, size };
+    moveGhost(ev);
+    if (from !== null) {
+      const src = boardEl.querySelector(`[data-square="${sqName(from)}"] .piece`);
+      if (src) src.classList.add("dragging");
+    }
+    window.addEventListener("pointermove", onMove);
+    window.addEventListener("pointerup", onUp, { once: true });
+    window.addEventListener("pointercancel", onCancel, { once: true });
+  }
+
+  function moveGhost(ev) {
+    const d = S.drag;
+    d.ghost.style.left = `${ev.clientX - d.size / 2}px`;
+    d.ghost.style.top = `${ev.clientY - d.size / 2}px`;
+  }
+
+  function onMove(ev) {
+    if (!S.drag) return;
+    if (Math.hypot(ev.clientX - S.drag.x, ev.clientY - S.drag.y) > 3) S.drag.moved = true;
+    moveGhost(ev);
+  }
+
+  function endDrag() {
+    window.removeEventListener("pointermove", onMove);
+    window.removeEventListener("pointercancel", onCancel);
+    window.removeEventListener("pointerup", onUp);
+    const d = S.drag;
+    S.drag = null;
+    if (d) d.ghost.remove();
+    return d;
+  }
+
+  function onCancel() {
+    endDrag();
+    drawBoard();
+  }
+
+  function onUp(ev) {
+    const d = endDrag();
+    if (!d) return;
+    if (!d.moved) {
+      // A click, not a drag: the square's click handler selects / moves.
+      boardEl.querySelectorAll(".dragging").forEach((p) => p.classList.remove("dragging"));
+      return;
+    }
+    const target = document.elementFromPoint(ev.clientX, ev.clientY);
+    const sq = target && target.closest && target.closest("[data-square]");
+    const to = sq && boardEl.contains(sq) ? sqIndex(sq.dataset.square) : null;
+    if (to === null && d.from === null) return; // tray piece dropped nowhere
+    place(d.from, to, d.piece);
+  }
+
+  const onKey = (ev) => {
+    if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA")) return;
+    if (ev.key === "ArrowLeft") go(S.index - 1);
+    else if (ev.key === "ArrowRight") go(S.index + 1);
+    else if (ev.key === " ") {
+      ev.preventDefault();
+      playBest();
+    } else if (ev.key === "f") flip();
+  };
+  window.addEventListener("keydown", onKey);
+
+  // ----- start -----
+  const fromUrl = getParam("fen");
+  const start = (fromUrl && parseFen(fromUrl)) || parseFen(DEFAULT_FEN);
+  S.history = [{ pos: start, lastMove: null }];
+  S.index = 0;
+  refresh();
+
+  const unmount = () => {
+    stopAutoplay();
+    endDrag();
+    window.removeEventListener("keydown", onKey);
+  };
+  unmount.reload = () => {
+    const f = getParam("fen");
+    const p = f && parseFen(f);
+    if (p && toFen(p) !== toFen(current().pos)) setPosition(p, true);
+  };
+  return unmount;
+}

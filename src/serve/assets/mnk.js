@@ -1,0 +1,251 @@
+// k-in-a-row viewer: play on any solved board, every empty cell showing what it gives.
+import { el, probe, getParam, setParams } from "./app.js";
+
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+
+export function parseName(name) {
+  const m = /^mnk-(\d+)x(\d+)-(\d+)$/.exec(name);
+  return m ? { w: Number(m[1]), h: Number(m[2]), k: Number(m[3]) } : null;
+}
+
+/** Cell name like a chess square: a1 is bottom-left. */
+function cellName(col, rowFromTop, h) {
+  return FILES[col] + (h - rowFromTop);
+}
+
+/** A move's result for the player making it (the JSON describes the position after it). */
+export function cellVerdict(m) {
+  if (m.category === "loss") {
+    const n = (m.remoteness ?? 0) + 1;
+    return { cls: "win", text: n === 1 ? "wins" : `win ${n}`, long: n === 1 ? "wins at once" : `win in ${n}` };
+  }
+  if (m.category === "win") {
+    const n = (m.remoteness ?? 0) + 1;
+    return { cls: "loss", text: `loss ${n}`, long: `loss in ${n}` };
+  }
+  return { cls: "draw", text: "draw", long: "draw" };
+}
+
+export function mountMnk(root, table, tables) {
+  const dims = parseName(table.name) || { w: 3, h: 3, k: 3 };
+  const { w, h, k } = dims;
+  const empty = () => Array.from({ length: h }, () => ".".repeat(w)).join("/");
+  const S = { history: [], index: -1, result: null, seq: 0, timer: null };
+
+  const boardEl = el("div", { id: "mnk-board", class: "mnk-board", role: "grid", "aria-label": `${w} by ${h} board` });
+  boardEl.style.gridTemplateColumns = `repeat(${w}, 1fr)`;
+  boardEl.style.setProperty("--cols", w);
+  boardEl.style.setProperty("--rows", h);
+  const picker = el(
+    "select",
+    { id: "mnk-table", "aria-label": "board" },
+    tables
+      .filter((t) => t.game !== "kbnk" && parseName(t.name))
+      .map((t) => {
+        const d = parseName(t.name);
+        return el("option", { value: t.name, selected: t.name === table.name }, `${d.w}×${d.h}, ${d.k} in a row`);
+      })
+  );
+  picker.addEventListener("change", () => {
+    const tab = document.querySelector(`#tabs [data-table="${picker.value}"]`);
+    if (tab) tab.click();
+  });
+  const status = el("div", { id: "mnk-result", class: "result-head" });
+  const sub = el("div", { id: "mnk-result-sub", class: "result-sub" });
+  const resultBox = el("div", { class: "result" }, status, sub);
+  const computer = el("input", { id: "computer", type: "checkbox" });
+  const compSide = el(
+    "select",
+    { id: "computer-side", "aria-label": "computer plays" },
+    el("option", { value: "o" }, "O (second)"),
+    el("option", { value: "x" }, "X (first)")
+  );
+  const showHints = el("input", { id: "hints", type: "checkbox", checked: true });
+  const panel = el(
+    "div",
+    { class: "panel" },
+    el("div", { class: "row" }, el("label", { for: "mnk-table" }, "Board"), picker),
+    resultBox,
+    el(
+      "div",
+      { class: "row" },
+      el("button", { id: "undo", type: "button", onclick: undo }, "↶ Undo"),
+      el("button", { id: "redo", type: "button", onclick: redo }, "↷ Redo"),
+      el("button", { id: "reset", type: "button", onclick: reset }, "Reset"),
+      el("button", { id: "mnk-best", class: "primary", type: "button", onclick: playBest }, "Play best")
+    ),
+    el("div", { class: "row switch" }, el("label", {}, computer, " Computer plays "), compSide),
+    el("div", { class: "row switch" }, el("label", {}, showHints, " Show what every cell gives")),
+    el(
+      "p",
+      { class: "hint" },
+      `Get ${k} in a row (across, down or diagonally) on a ${w}×${h} board. X moves first. Each empty cell shows the result of playing there for the player to move, with the distance in plies.`
+    ),
+    el(
+      "div",
+      { class: "legend" },
+      el("span", { class: "cell-demo win" }, "win n"),
+      el("span", { class: "cell-demo draw" }, "draw"),
+      el("span", { class: "cell-demo loss" }, "loss n")
+    )
+  );
+  root.append(el("div", { class: "mnk" }, el("div", { class: "left" }, boardEl), panel));
+
+  const current = () => S.history[S.index];
+
+  function setBoard(board, record = true) {
+    if (record) {
+      S.history = S.history.slice(0, S.index + 1);
+      S.history.push(board);
+      S.index = S.history.length - 1;
+    }
+    refresh();
+  }
+
+  function undo() {
+    stopTimer();
+    if (S.index > 0) {
+      S.index--;
+      // Undo the computer's reply together with the move it answered.
+      if (computer.checked && S.index > 0 && turnOf(current()) === compSide.value) S.index--;
+      refresh(false);
+    }
+  }
+  function redo() {
+    if (S.index < S.history.length - 1) {
+      S.index++;
+      refresh(false);
+    }
+  }
+  function reset() {
+    stopTimer();
+    setBoard(empty());
+  }
+
+  function turnOf(board) {
+    const xs = (board.match(/x/g) || []).length;
+    const os = (board.match(/o/g) || []).length;
+    return xs > os ? "o" : "x";
+  }
+
+  function play(cell) {
+    const col = FILES.indexOf(cell[0]);
+    const rowFromTop = h - Number(cell.slice(1));
+    const rows = current().split("/");
+    if (!rows[rowFromTop] || rows[rowFromTop][col] !== ".") return;
+    const t = turnOf(current());
+    rows[rowFromTop] = rows[rowFromTop].slice(0, col) + t + rows[rowFromTop].slice(col + 1);
+    setBoard(rows.join("/"));
+  }
+
+  function playBest() {
+    const r = S.result;
+    if (r && r.ok && r.data.best) play(r.data.best.cell);
+  }
+
+  function stopTimer() {
+    if (S.timer) clearTimeout(S.timer);
+    S.timer = null;
+  }
+
+  function draw() {
+    const board = current();
+    const rows = board.split("/");
+    const res = S.result;
+    const moves = new Map();
+    if (res && res.ok) for (const m of res.data.moves || []) moves.set(m.cell, m);
+    const best = res && res.ok && res.data.best ? res.data.best.cell : null;
+    const cells = [];
+    for (let r = 0; r < h; r++) {
+      for (let c = 0; c < w; c++) {
+        const name = cellName(c, r, h);
+        const v = rows[r] ? rows[r][c] : ".";
+        const cell = el("button", { type: "button", class: "cell", "data-cell": name, "aria-label": name });
+        if (v === "x" || v === "o") {
+          cell.classList.add("stone", v);
+          cell.append(el("span", { class: "mark" }, v === "x" ? "×" : "○"));
+          cell.disabled = true;
+        } else {
+          const m = moves.get(name);
+          if (m) {
+            const cv = cellVerdict(m);
+            cell.classList.add("hint-" + cv.cls);
+            cell.title = `${name}: ${cv.long}`;
+            cell.dataset.verdict = cv.long;
+            if (showHints.checked) cell.append(el("span", { class: "cell-verdict" }, cv.text));
+            if (best === name) cell.classList.add("best");
+          } else cell.disabled = true;
+          cell.addEventListener("click", () => {
+            stopTimer();
+            play(name);
+          });
+        }
+        if (!showHints.checked) cell.classList.add("no-hints");
+        cells.push(cell);
+      }
+    }
+    boardEl.replaceChildren(...cells);
+  }
+
+  function describe() {
+    const res = S.result;
+    if (!res) return { cls: "pending", head: "…", sub: "" };
+    if (!res.ok) return { cls: "illegal", head: res.data.error || "Refused", sub: "" };
+    const j = res.data;
+    const who = j.turn === "x" ? "X" : "O";
+    const other = j.turn === "x" ? "O" : "X";
+    if (!j.moves || j.moves.length === 0) {
+      if (j.category === "loss") return { cls: "loss", head: `${other} wins`, sub: `${k} in a row. Reset or undo to play again.` };
+      return { cls: "draw", head: "Draw · the board is full", sub: "Reset or undo to play again." };
+    }
+    if (j.category === "win") return { cls: "win", head: `${who} to move wins in ${j.remoteness}`, sub: "plies, with best play" };
+    if (j.category === "loss") return { cls: "loss", head: `${who} to move loses in ${j.remoteness}`, sub: "plies, with best defence" };
+    return { cls: "draw", head: `${who} to move: draw`, sub: "with best play from both sides" };
+  }
+
+  async function refresh() {
+    const board = current();
+    setParams({ table: table.name, board });
+    const seq = ++S.seq;
+    draw();
+    const res = await probe(table.name, board);
+    if (seq !== S.seq) return;
+    S.result = res;
+    const d = describe();
+    resultBox.className = `result ${d.cls}`;
+    status.textContent = d.head;
+    sub.textContent = d.sub;
+    draw();
+    root.dataset.board = board;
+    root.dataset.ready = String(seq);
+    document.getElementById("undo").disabled = S.index <= 0;
+    document.getElementById("redo").disabled = S.index >= S.history.length - 1;
+    document.getElementById("mnk-best").disabled = !(res.ok && res.data.best);
+    maybeComputer();
+  }
+
+  function maybeComputer() {
+    stopTimer();
+    const r = S.result;
+    if (!computer.checked || !r || !r.ok || !r.data.best) return;
+    if (r.data.turn !== compSide.value) return;
+    S.timer = setTimeout(playBest, 350);
+  }
+
+  computer.addEventListener("change", maybeComputer);
+  compSide.addEventListener("change", maybeComputer);
+  showHints.addEventListener("change", draw);
+
+  const fromUrl = getParam("board");
+  const valid = fromUrl && fromUrl.split("/").length === h && fromUrl.split("/").every((r) => r.length === w && /^[xo.]+$/.test(r));
+  S.history = [valid ? fromUrl : empty()];
+  S.index = 0;
+  refresh();
+
+  const unmount = () => stopTimer();
+  unmount.reload = () => {
+    const b = getParam("board");
+    if (b && b !== current()) setBoard(b);
+  };
+  return unmount;
+}

@@ -1,0 +1,70 @@
+//! The one error type of the HTTP API, and the one place it becomes a status code.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use super::api::ErrorBody;
+use crate::game::PositionError;
+
+/// Everything a request can get wrong (or, never expected, the server).
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No table of that name is being served.
+    #[error("no table '{name}' here (tables: {known})")]
+    UnknownTable { name: String, known: String },
+    /// The position parameter is absent or empty.
+    #[error("missing query parameter 'position' (a FEN for kbnk, a board string such as '.../.x./...' for k-in-a-row)")]
+    MissingPosition,
+    /// The position text is absurdly long.
+    #[error("malformed position: longer than {0} characters")]
+    TooLong(usize),
+    /// The query string or path could not be decoded.
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// The game refused the position.
+    #[error("{0}")]
+    Position(#[from] PositionError),
+    /// Not an API route.
+    #[error("no such API endpoint: {0} (try /api/tables or /api/probe/<table>?position=...)")]
+    NoRoute(String),
+    /// A bug: the plug-in panicked on this input. Reported, never propagated.
+    #[error("internal error while probing: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The status of each error: the only mapping in the server.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::UnknownTable { .. } | ApiError::NoRoute(_) => StatusCode::NOT_FOUND,
+            ApiError::MissingPosition
+            | ApiError::TooLong(_)
+            | ApiError::BadRequest(_)
+            | ApiError::Position(_) => StatusCode::BAD_REQUEST,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The JSON body: `{"error": ...}`, plus `"category": "illegal"` for a well-formed position
+    /// that cannot occur (so a viewer can show it like any other result).
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            category: matches!(self, ApiError::Position(PositionError::Illegal(_)))
+                .then_some("illegal"),
+            reason: match self {
+                ApiError::Position(PositionError::Illegal(r) | PositionError::Malformed(r)) => {
+                    Some(r.clone())
+                }
+                _ => None,
+            },
+            error: self.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status(), Json(self.body())).into_response()
+    }
+}

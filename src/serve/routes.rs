@@ -1,0 +1,113 @@
+//! The router: API, raw table files, embedded viewer.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tower_http::services::ServeDir;
+
+use super::api::ProbeQuery;
+use super::assets;
+use super::error::ApiError;
+use super::state::AppState;
+
+/// The longest position text accepted (a FEN is under 100 characters; the largest boards
+/// are a few hundred).
+pub const MAX_POSITION_LEN: usize = 1024;
+
+/// Every route of `retro serve`.
+pub fn router(state: AppState) -> Router {
+    let files = ServeDir::new(state.dir())
+        .append_index_html_on_directories(false);
+    Router::new()
+        .route("/api/tables", get(tables))
+        .route("/api/probe/{table}", get(probe))
+        .route("/api", get(api_fallback))
+        .route("/api/{*rest}", get(api_fallback))
+        .nest_service("/tables", files)
+        .route("/", get(index))
+        .route("/assets/{file}", get(asset))
+        .fallback(not_found)
+        .with_state(state)
+}
+
+async fn tables(State(state): State<AppState>) -> Response {
+    json_bytes(StatusCode::OK, state.list_json().to_vec())
+}
+
+async fn probe(
+    State(state): State<AppState>,
+    table: Result<Path<String>, PathRejection>,
+    query: Result<Query<ProbeQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Path(name) = table.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let Query(q) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let served = state.table(&name).ok_or_else(|| ApiError::UnknownTable {
+        name: name.clone(),
+        known: state.known().to_string(),
+    })?;
+    let raw = q.position.or(q.fen).unwrap_or_default();
+    if raw.trim().is_empty() {
+        return Err(ApiError::MissingPosition);
+    }
+    if raw.len() > MAX_POSITION_LEN {
+        return Err(ApiError::TooLong(MAX_POSITION_LEN));
+    }
+    // `_` stands for a space (no notation uses it), so FENs fit in URLs unescaped.
+    let text = raw.replace('_', " ");
+    let text = text.trim();
+    // A plug-in bug must not take a connection down: report it as a 500 instead.
+    let presented = catch_unwind(AssertUnwindSafe(|| {
+        served.plugin.probe(&served.table, text)
+    }))
+    .map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        ApiError::Internal(what)
+    })??;
+    let body = serde_json::to_vec(&presented.json)
+        .map_err(|e| ApiError::Internal(format!("serialising the answer: {e}")))?;
+    Ok(json_bytes(StatusCode::OK, body))
+}
+
+async fn api_fallback(uri: Uri) -> ApiError {
+    ApiError::NoRoute(uri.path().to_string())
+}
+
+async fn index(headers: HeaderMap) -> Response {
+    assets::respond("index.html", &headers).unwrap_or_else(|| not_found_text().into_response())
+}
+
+async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    assets::respond(&file, &headers).unwrap_or_else(|| not_found_text().into_response())
+}
+
+async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return ApiError::NoRoute(uri.path().to_string()).into_response();
+    }
+    not_found_text().into_response()
+}
+
+fn not_found_text() -> (StatusCode, &'static str) {
+    (StatusCode::NOT_FOUND, "not found\n")
+}
+
+fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}

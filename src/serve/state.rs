@@ -1,0 +1,155 @@
+//! What the server shares between requests: the open tables, read-only, behind an `Arc`.
+//! No lock anywhere: tables are memory maps that are never written while served.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::api::{Headline, TableInfo, TablesResponse};
+use crate::game::DistanceUnit;
+use crate::registry::{self, Loaded, Plugin};
+use crate::table::Table;
+
+/// One served table.
+pub struct Served {
+    pub plugin: Box<dyn Plugin>,
+    pub table: Table,
+}
+
+/// The shared state: cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    dir: PathBuf,
+    tables: HashMap<String, Served>,
+    /// `GET /api/tables`, serialised once.
+    list_json: Vec<u8>,
+    /// Table names, sorted, for error messages.
+    known: String,
+}
+
+impl AppState {
+    /// Serve every readable table in `dir`. Files that cannot be opened are reported on
+    /// stderr and skipped; the server still starts.
+    pub fn load(dir: &Path) -> AppState {
+        let mut loaded = Vec::new();
+        for r in registry::scan(dir) {
+            match r {
+                Ok(l) => loaded.push(l),
+                Err(e) => eprintln!("retro serve: skipping a table: {e}"),
+            }
+        }
+        AppState::from_loaded(dir, loaded)
+    }
+
+    /// Serve these tables; `dir` is the folder `/tables/` gives access to.
+    pub fn from_loaded(dir: &Path, loaded: Vec<Loaded>) -> AppState {
+        let mut infos = Vec::new();
+        let mut tables = HashMap::new();
+        for Loaded { plugin, table } in loaded {
+            let info = table_info(&*plugin, &table);
+            tables.insert(info.name.clone(), Served { plugin, table });
+            infos.push(info);
+        }
+        infos.sort_by(|a, b| order_key(&a.name).cmp(&order_key(&b.name)));
+        let known = infos
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let list_json =
+            serde_json::to_vec(&TablesResponse { tables: infos }).expect("plain data serialises");
+        AppState {
+            inner: Arc::new(Inner {
+                dir: dir.to_path_buf(),
+                tables,
+                list_json,
+                known: if known.is_empty() {
+                    "none".into()
+                } else {
+                    known
+                },
+            }),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.inner.dir
+    }
+
+    pub fn table(&self, name: &str) -> Option<&Served> {
+        self.inner.tables.get(name)
+    }
+
+    pub fn known(&self) -> &str {
+        &self.inner.known
+    }
+
+    pub fn list_json(&self) -> &[u8] {
+        &self.inner.list_json
+    }
+
+    pub fn len(&self) -> usize {
+        self.inner.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.inner.tables.is_empty()
+    }
+}
+
+/// Chess first, then boards by size.
+fn order_key(name: &str) -> (u8, Vec<u32>, String) {
+    let nums: Vec<u32> = name
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let rank = if name == "kbnk" { 0 } else { 1 };
+    // width x height, then k: compare by area first.
+    let key = match nums.as_slice() {
+        [w, h, k] => vec![w * h, *w, *h, *k],
+        _ => nums,
+    };
+    (rank, key, name.to_string())
+}
+
+fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
+    let h = table.header();
+    let unit = plugin.distance_unit();
+    let sections = crate::summary::stats(h, unit);
+    let mut headline = Headline::default();
+    for s in &sections {
+        headline.legal += s.legal;
+        headline.wins += s.wins;
+        headline.losses += s.losses;
+        headline.draws += s.draws;
+        if let Some((d, _)) = s.longest {
+            headline.longest = Some(headline.longest.map_or(d, |x: u16| x.max(d)));
+        }
+    }
+    let name = plugin.name();
+    let file = table
+        .path()
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("{name}.{}", crate::table::EXTENSION));
+    TableInfo {
+        url: format!("/tables/{file}"),
+        game: h.game.clone(),
+        title: plugin.title(),
+        params: h.params.iter().cloned().collect::<BTreeMap<_, _>>(),
+        bytes: table.file_len(),
+        records: h.records(),
+        unit: match unit {
+            DistanceUnit::Moves => "moves",
+            DistanceUnit::Plies => "plies",
+        },
+        headline,
+        sections,
+        summary: plugin.summary_lines(table),
+        name,
+    }
+}
