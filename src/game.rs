@@ -11,6 +11,7 @@
 //! | [`Game::terminal`], [`Game::successors`], [`Game::predecessors`] | REQUIRED | – |
 //! | [`Game::size`] | provided | sum of the section lengths |
 //! | [`Game::solve`] | OPTIONAL | the generic two-queue solver ([`crate::solve::two_queue`]) |
+//! | [`Game::images`] | OPTIONAL | the self-test checks canonical forms on `pos` alone |
 //! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
 //!
 //! Text forms (FEN, board strings, move names) live in [`GameText`], which the CLI and the
@@ -213,6 +214,12 @@ pub trait Game: Sync + Send {
         Self: Sized,
     {
         crate::solve::two_queue::solve(self, opts)
+    }
+
+    /// OPTIONAL. Every image of `pos` under the game's symmetries, `pos` included; the
+    /// conformance self-test checks that all of them encode alike. Default: just `pos`.
+    fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
+        vec![pos.clone()]
     }
 
     /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own

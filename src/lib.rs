@@ -8,6 +8,7 @@ pub mod generate;
 pub mod probe;
 pub mod progress;
 pub mod registry;
+pub mod selftest;
 pub mod serve;
 pub mod solve;
 pub mod summary;

@@ -16,3 +16,6 @@ pub enum SolveError {
     #[error("{0}")]
     Game(String),
 }
+
+#[cfg(test)]
+mod tests;

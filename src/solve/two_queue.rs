@@ -17,7 +17,6 @@
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::SolveError;
@@ -30,9 +29,10 @@ const CHUNK: usize = 1 << 12;
 
 struct State {
     value: Vec<AtomicU8>,
+    /// Moves not yet known to lose: distinct in-table targets plus every move out of the
+    /// table. Only in-table wins and known wins for the opponent ever decrement it, so a
+    /// position with a move to a draw or a loss outside the table is never lost.
     count: Vec<AtomicU8>,
-    /// Has a move out of the table to a draw: can never be lost.
-    escape: BitVec,
 }
 
 /// Work found by the initial pass, by depth.
@@ -84,7 +84,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<(BitVec, Seeds), SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<Seeds, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -94,18 +94,11 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             r
         })
         .collect();
-    let mut escape = BitVec::with_capacity(n);
     let mut seeds = Seeds::default();
     for r in chunks {
-        let (esc, s) = r?;
-        escape.extend_from_bitslice(&esc);
-        seeds = merge(seeds, s);
+        seeds = merge(seeds, r?);
     }
-    let st = State {
-        value,
-        count,
-        escape,
-    };
+    let st = State { value, count };
 
     // Pass 2: the two queues, depth by depth.
     let legal = st
@@ -161,7 +154,6 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         let try_lose = |p: Index, out: &mut Vec<Index>| {
             let p = p as usize;
             if st.value[p].load(Relaxed) == UNKNOWN
-                && !st.escape[p]
                 && st.count[p].fetch_sub(1, Relaxed) == 1
                 && st.value[p]
                     .compare_exchange(UNKNOWN, lose, Relaxed, Relaxed)
@@ -253,8 +245,7 @@ fn init_chunk<G: Game>(
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<(BitVec, Seeds), SolveError> {
-    let mut esc = bitvec![0; hi - lo];
+) -> Result<Seeds, SolveError> {
     let mut seeds = Seeds::default();
     let mut succ = Vec::new();
     let mut targets = Vec::new();
@@ -278,23 +269,23 @@ fn init_chunk<G: Game>(
             continue;
         }
         targets.clear();
-        let mut known_wins = 0usize;
+        let mut known = 0usize;
         for s in &succ {
             match s.to {
                 Outcome::Index(j) => targets.push(j),
-                Outcome::Known(Value::Loss(d)) => {
-                    push_at(&mut seeds.won, d as usize + 1, i as Index)
+                Outcome::Known(v) => {
+                    known += 1;
+                    match v {
+                        Value::Loss(d) => push_at(&mut seeds.won, d as usize + 1, i as Index),
+                        Value::Win(d) => push_at(&mut seeds.dec, d as usize, i as Index),
+                        _ => {}
+                    }
                 }
-                Outcome::Known(Value::Win(d)) => {
-                    push_at(&mut seeds.dec, d as usize, i as Index);
-                    known_wins += 1;
-                }
-                Outcome::Known(_) => esc.set(i - lo, true),
             }
         }
         targets.sort_unstable();
         targets.dedup();
-        let c = targets.len() + known_wins;
+        let c = targets.len() + known;
         if c > u8::MAX as usize {
             return Err(SolveError::Game(format!(
                 "position {i} has {c} distinct moves; the solver counts at most 255"
@@ -302,5 +293,5 @@ fn init_chunk<G: Game>(
         }
         count[i].store(c as u8, Relaxed);
     }
-    Ok((esc, seeds))
+    Ok(seeds)
 }

@@ -1,0 +1,183 @@
+//! The generic solver against a naive definition of retrograde values, on random game graphs
+//! with cycles (draws), terminal positions and moves leaving the table.
+
+use proptest::prelude::*;
+
+use crate::game::*;
+use crate::progress::Silent;
+
+/// A game given as an explicit graph: node i's moves are `succ[i]`, coded 1, 2, ….
+#[derive(Clone, Debug)]
+struct Graph {
+    succ: Vec<Vec<Outcome>>,
+    terminal: Vec<Option<Value>>,
+    /// Unused slots.
+    hole: Vec<bool>,
+}
+
+impl Game for Graph {
+    type Position = usize;
+    fn name(&self) -> String {
+        "graph".into()
+    }
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        ("graph", vec![])
+    }
+    fn sections(&self) -> Vec<Section> {
+        vec![Section {
+            name: "all".into(),
+            len: self.succ.len() as u64,
+        }]
+    }
+    fn decode(&self, i: Index) -> Option<usize> {
+        (!self.hole[i as usize]).then_some(i as usize)
+    }
+    fn encode(&self, p: &usize) -> Index {
+        *p as Index
+    }
+    fn canonical(&self, p: &usize) -> usize {
+        *p
+    }
+    fn terminal(&self, p: &usize) -> Option<Value> {
+        self.terminal[*p]
+    }
+    fn successors(&self, p: &usize, out: &mut Vec<Successor>) {
+        for (k, &to) in self.succ[*p].iter().enumerate() {
+            out.push(Successor {
+                mv: k as u8 + 1,
+                to,
+            });
+        }
+    }
+    fn predecessors(&self, p: &usize, out: &mut Vec<Index>) {
+        for (q, s) in self.succ.iter().enumerate() {
+            if self.hole[q] || self.terminal[q].is_some() {
+                continue;
+            }
+            for &o in s {
+                if o == Outcome::Index(*p as Index) {
+                    out.push(q as Index); // duplicates on purpose
+                }
+            }
+        }
+    }
+}
+
+/// Values by definition, one distance layer at a time.
+fn naive(g: &Graph) -> Vec<Value> {
+    let n = g.succ.len();
+    let mut v: Vec<Option<Value>> = (0..n)
+        .map(|i| {
+            if g.hole[i] {
+                Some(Value::Illegal)
+            } else if let Some(t) = g.terminal[i] {
+                Some(t)
+            } else if g.succ[i].is_empty() {
+                Some(Value::Draw)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
+        Outcome::Index(j) => v[j as usize],
+        Outcome::Known(x) => Some(x),
+    };
+    for d in 1..=MAX_PLIES {
+        let prev = v.clone();
+        for i in 0..n {
+            if prev[i].is_some() {
+                continue;
+            }
+            let outs: Vec<Option<Value>> = g.succ[i].iter().map(|&o| after(&prev, o)).collect();
+            if outs.contains(&Some(Value::Loss(d - 1))) {
+                v[i] = Some(Value::Win(d));
+            } else if outs
+                .iter()
+                .all(|x| matches!(x, Some(Value::Win(e)) if *e < d))
+                && outs.contains(&Some(Value::Win(d - 1)))
+            {
+                v[i] = Some(Value::Loss(d));
+            }
+        }
+    }
+    v.into_iter().map(|x| x.unwrap_or(Value::Draw)).collect()
+}
+
+fn graphs() -> impl Strategy<Value = Graph> {
+    (1usize..40).prop_flat_map(|n| {
+        let outcome = prop_oneof![
+            8 => (0..n).prop_map(|j| Outcome::Index(j as Index)),
+            1 => Just(Outcome::Known(Value::Draw)),
+            1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Loss(d * 2))),
+            1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Win(d * 2 + 1))),
+        ];
+        let node = (
+            prop::collection::vec(outcome, 0..5),
+            prop_oneof![6 => Just(None), 2 => Just(Some(Value::Loss(0))), 1 => Just(Some(Value::Draw))],
+            prop::bool::weighted(0.05),
+        );
+        prop::collection::vec(node, n).prop_map(|nodes| {
+            let mut g = Graph {
+                succ: vec![],
+                terminal: vec![],
+                hole: vec![],
+            };
+            for (s, t, h) in nodes {
+                g.succ.push(if t.is_some() { vec![] } else { s });
+                g.terminal.push(t);
+                g.hole.push(h);
+            }
+            // Moves into unused slots do not exist.
+            let hole = g.hole.clone();
+            for s in &mut g.succ {
+                s.retain(|o| !matches!(o, Outcome::Index(j) if hole[*j as usize]));
+            }
+            g
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn two_queue_matches_the_definition(g in graphs()) {
+        let sol = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
+        let want = naive(&g);
+        for i in 0..g.succ.len() {
+            prop_assert_eq!(sol.value(i as Index), want[i], "node {}", i);
+            // The stored move is the first achieving the value.
+            let first = g.succ[i].iter().position(|&o| {
+                let a = match o {
+                    Outcome::Index(j) => want[j as usize],
+                    Outcome::Known(x) => x,
+                };
+                a.back() == want[i]
+            });
+            let expect = match (g.terminal[i], first) {
+                (None, Some(k)) if !g.hole[i] => k as u8 + 1,
+                _ => NO_MOVE,
+            };
+            prop_assert_eq!(sol.mv(i as Index), expect, "move of node {}", i);
+        }
+    }
+
+    #[test]
+    fn thread_count_does_not_change_the_bytes(g in graphs()) {
+        let solve = |t| crate::generate::with_threads(Some(t), || {
+            super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap()
+        }).unwrap();
+        prop_assert_eq!(solve(1), solve(3));
+    }
+}
+
+#[test]
+fn value_bytes_round_trip() {
+    for b in 0..=253u8 {
+        assert_eq!(Value::from_byte(b).to_byte(), b);
+    }
+    assert_eq!(Value::Win(65).to_byte(), 67);
+    assert_eq!(Value::Loss(0).to_byte(), 128);
+    assert_eq!(Value::Loss(66).back(), Value::Win(67));
+}

@@ -1,0 +1,48 @@
+//! The engine's conformance self-test on every plug-in: index round-trips, canonical forms,
+//! successors and predecessors agreeing both ways, on slots sampled by proptest.
+
+use proptest::prelude::*;
+use retro::game::Game;
+use retro::selftest::check_slot;
+
+fn sample<G: Game>(game: &G, cases: u32) {
+    let size = game.size();
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(cases));
+    runner
+        .run(&(0..size), |i| {
+            check_slot(game, i).map_err(TestCaseError::fail)?;
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn kbnk_conforms() {
+    sample(&retro::kbnk::Kbnk::new(), 20_000);
+}
+
+#[test]
+fn mnk_boards_conform() {
+    for (w, h, k) in [
+        (3, 3, 3),
+        (3, 4, 3),
+        (4, 3, 3),
+        (4, 4, 3),
+        (4, 4, 4),
+        (5, 4, 4),
+        (2, 2, 2),
+    ] {
+        let g = retro::mnk::Mnk::new(w, h, k).unwrap();
+        sample(&g, 5_000);
+    }
+}
+
+#[test]
+fn mnk_small_boards_conform_in_every_slot() {
+    for (w, h, k) in [(3, 3, 3), (3, 4, 3), (3, 3, 2)] {
+        let g = retro::mnk::Mnk::new(w, h, k).unwrap();
+        for i in 0..g.size() {
+            check_slot(&g, i).unwrap();
+        }
+    }
+}
