@@ -86,7 +86,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(n) = args.threads {
         rt.worker_threads(n.max(1));
     }
-    let rt = rt.enable_all().build().context("starting the async runtime")?;
+    let rt = rt
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
