@@ -1,4 +1,7 @@
 // retro viewer: table list, routing between the chess and k-in-a-row views.
+window.__errors = window.__errors || [];
+window.addEventListener("error", (e) => window.__errors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
 import { mountChess } from "./chess.js";
 import { mountMnk } from "./mnk.js";
 

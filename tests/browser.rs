@@ -1,0 +1,389 @@
+//! End to end in a real browser: Debian's Chromium driven through chromedriver (WebDriver)
+//! by fantoccini. Starts `retro serve`'s router on a free port over tables generated into a
+//! temporary folder, then uses the viewer as a person would: opens a KBNK position from a
+//! URL, reads the distance shown, drags pieces, plays the best move, places a stone on a
+//! k-in-a-row board. Saves `target/browser-screenshot.png` (and `-mnk.png`).
+//!
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`: `scripts/install-browser.sh`
+//! installs them (the README's test command runs it).
+
+use std::net::TcpListener as StdListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value as Json};
+
+use retro::registry;
+use retro::serve::{router, AppState};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Kills chromedriver (and with it the browser) however the test ends.
+struct Driver(Child);
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+async fn start_driver() -> (Driver, String) {
+    for bin in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            Path::new(bin).exists(),
+            "{bin} is missing: run `scripts/install-browser.sh` (installs Debian's chromium and chromium-driver)"
+        );
+    }
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver(child);
+    let start = Instant::now();
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen on port {port} within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (driver, format!("http://127.0.0.1:{port}"))
+}
+
+async fn connect(webdriver: &str, profile: &Path) -> Client {
+    let args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--hide-scrollbars".into(),
+        "--window-size=1280,1000".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+    });
+    let caps = caps.as_object().unwrap().clone();
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(webdriver)
+        .await
+        .expect("a WebDriver session in Chromium")
+}
+
+/// Poll a JavaScript expression until it is truthy; returns its value.
+async fn wait_js(c: &Client, expr: &str, what: &str) -> Json {
+    let start = Instant::now();
+    loop {
+        let v = c
+            .execute(&format!("return ({expr});"), vec![])
+            .await
+            .unwrap_or(Json::Null);
+        let truthy = match &v {
+            Json::Null | Json::Bool(false) => false,
+            Json::String(s) => !s.is_empty(),
+            _ => true,
+        };
+        if truthy {
+            return v;
+        }
+        if start.elapsed() > Duration::from_secs(15) {
+            let errors = c
+                .execute("return JSON.stringify(window.__errors || [])", vec![])
+                .await
+                .unwrap_or(Json::Null);
+            panic!("timed out waiting for {what} (`{expr}`); page errors: {errors}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn drag(c: &Client, from_css: &str, to_css: &str) {
+    let from = c.find(Locator::Css(from_css)).await.unwrap();
+    let to = c.find(Locator::Css(to_css)).await.unwrap();
+    let moves = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: from,
+            duration: Some(Duration::from_millis(50)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(50)),
+            x: 8.0,
+            y: 8.0,
+        })
+        .then(PointerAction::MoveToElement {
+            element: to,
+            duration: Some(Duration::from_millis(150)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(moves).await.expect("drag");
+}
+
+/// What the library says about a KBNK position (what the page must show).
+fn kbnk_probe(dir: &Path, fen: &str) -> Json {
+    let loaded = registry::open(dir, "kbnk").unwrap();
+    loaded.plugin.probe(&loaded.table, fen).unwrap().json
+}
+
+/// The page's headline for a probe answer (see `verdict` in chess.js).
+fn kbnk_headline(j: &Json) -> String {
+    let side = if j["side"] == "white" {
+        "White"
+    } else {
+        "Black"
+    };
+    match j["category"].as_str().unwrap() {
+        "win" => format!("{side} mates in {}", j["mate_in"]),
+        "loss" if j["dtm"] == 0 => "Checkmate".to_string(),
+        "loss" => format!("{side} is mated in {}", j["mate_in"]),
+        _ => "Draw".to_string(),
+    }
+}
+
+/// Wait until the KBNK view shows `fen` with its answer loaded.
+async fn kbnk_shows(c: &Client, fen: &str) -> String {
+    let want = serde_json::to_string(fen).unwrap();
+    wait_js(
+        c,
+        &format!(
+            "document.querySelector('.chess') && document.querySelector('#view > .chess, #view .chess') && \
+             document.querySelector('#view').firstElementChild && \
+             document.querySelector('#fen').value === {want} && \
+             !document.querySelector('#result').textContent.startsWith('…') && \
+             document.querySelector('#result').textContent"
+        ),
+        &format!("the page to show {fen}"),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn viewer_in_chromium() {
+    // Tables: KBNK and 3x3 tic-tac-toe, generated by the library into a temporary folder.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tables");
+    for name in ["kbnk", "mnk-3x3-3"] {
+        let plugin = registry::plugin(name).unwrap();
+        retro::generate::generate(&*plugin, &dir, &retro::progress::Silent).unwrap();
+    }
+    let state = AppState::load(&dir);
+    assert_eq!(state.len(), 2);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router(state)).await });
+
+    let (_driver, webdriver) = start_driver().await;
+    let profile = tempfile::tempdir().unwrap();
+    let c = connect(&webdriver, profile.path()).await;
+    let result = run(&c, &base, &dir).await;
+    let _ = c.close().await;
+    result.unwrap();
+}
+
+async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error::CmdError> {
+    c.set_window_size(1280, 1000).await?;
+
+    // 1. A KBNK position from a URL; the shown distance is the table's.
+    let fen = "8/8/8/3k4/8/8/8/KBN5 w - - 0 1";
+    c.goto(&format!("{base}/?table=kbnk&fen={}", fen.replace(' ', "_")))
+        .await?;
+    let shown = kbnk_shows(c, fen).await;
+    let j = kbnk_probe(dir, fen);
+    assert_eq!(j["category"], "win", "{j}");
+    assert_eq!(shown, kbnk_headline(&j), "result for the URL's position");
+    assert!(shown.starts_with("White mates in "), "{shown}");
+    // The best move is drawn as an arrow and listed first.
+    let best = j["best"]["uci"].as_str().unwrap().to_string();
+    wait_js(
+        c,
+        &format!("document.querySelector('svg.arrows').getAttribute('data-best') === '{best}'"),
+        "the best-move arrow",
+    )
+    .await;
+    let first = c
+        .find(Locator::Css("#moves li:first-child button"))
+        .await?
+        .attr("data-uci")
+        .await?;
+    assert_eq!(first.as_deref(), Some(best.as_str()));
+    let listed = c.find_all(Locator::Css("#moves button.move")).await?.len();
+    assert_eq!(listed, j["moves"].as_array().unwrap().len());
+
+    // 2. Drag the white king a1 -> b2: a legal move, so it is played (black to move).
+    drag(c, "[data-square=a1] .piece", "[data-square=b2]").await;
+    let fen2 = "8/8/8/3k4/8/8/1K6/1BN5 b - - 0 1";
+    let shown2 = kbnk_shows(c, fen2).await;
+    let j2 = kbnk_probe(dir, fen2);
+    assert_eq!(shown2, kbnk_headline(&j2));
+    assert_ne!(shown2, shown, "the result changes");
+    assert!(
+        c.current_url().await?.as_str().contains("1K6/1BN5_b"),
+        "the position is in the URL"
+    );
+
+    // 3. Drag the black king next to the white one (not a move: an edit): illegal, and why.
+    drag(c, "[data-square=d5] .piece", "[data-square=c3]").await;
+    let shown3 = kbnk_shows(c, "8/8/8/8/8/2k5/1K6/1BN5 b - - 0 1").await;
+    assert!(
+        shown3.starts_with("Illegal") && shown3.contains("adjacent"),
+        "{shown3}"
+    );
+
+    // 4. Back to the position after Kb2, then play the best move.
+    c.find(Locator::Css("#back")).await?.click().await?;
+    kbnk_shows(c, fen2).await;
+    let best2 = j2["best"]["uci"].as_str().unwrap().to_string();
+    wait_js(
+        c,
+        &format!("document.querySelector('svg.arrows').getAttribute('data-best') === '{best2}'"),
+        "the best-move arrow after the drag",
+    )
+    .await;
+    c.find(Locator::Css("#play-best")).await?.click().await?;
+    let after = wait_js(
+        c,
+        &format!("document.querySelector('#fen').value !== '{fen2}' && document.querySelector('.square.last') && document.querySelector('#fen').value"),
+        "the best move to be played",
+    )
+    .await;
+    let fen3 = after.as_str().unwrap().to_string();
+    let shown4 = kbnk_shows(c, &fen3).await;
+    let j3 = kbnk_probe(dir, &fen3);
+    assert_eq!(shown4, kbnk_headline(&j3));
+    // Black's best defence keeps it lost, one move less far from mate or the same.
+    assert_eq!(j3["category"], "win");
+    assert_eq!(j3["side"], "white");
+    assert_eq!(j3["mate_in"], j2["mate_in"]);
+    // The king really moved the way the table said.
+    let from = &best2[0..2];
+    let to = &best2[2..4];
+    assert!(c
+        .find(Locator::Css(&format!("[data-square={to}] [data-piece=k]")))
+        .await
+        .is_ok());
+    assert!(c
+        .find(Locator::Css(&format!("[data-square={from}] .piece")))
+        .await
+        .is_err());
+    let errors = c.execute("return window.__errors || []", vec![]).await?;
+    assert_eq!(errors, json!([]), "JavaScript errors on the page");
+    let png = c.screenshot().await?;
+    std::fs::create_dir_all(target_dir()).unwrap();
+    std::fs::write(target_dir().join("browser-screenshot.png"), &png).unwrap();
+
+    // 5. k-in-a-row: open the 3x3 board, read the hints, place a stone.
+    c.find(Locator::Css("#tabs [data-table='mnk-3x3-3']"))
+        .await?
+        .click()
+        .await?;
+    wait_js(
+        c,
+        "document.querySelector('#mnk-result') && document.querySelector('#mnk-result').textContent === 'X to move: draw'",
+        "the empty 3x3 board",
+    )
+    .await;
+    let centre = c
+        .find(Locator::Css("[data-cell=b2]"))
+        .await?
+        .attr("data-verdict")
+        .await?;
+    assert_eq!(centre.as_deref(), Some("draw"));
+    c.find(Locator::Css("[data-cell=b2]"))
+        .await?
+        .click()
+        .await?;
+    wait_js(
+        c,
+        "document.querySelector('.mnk').dataset.board === '.../.x./...' && document.querySelector('#mnk-result').textContent === 'O to move: draw'",
+        "the stone on b2",
+    )
+    .await;
+    assert!(c
+        .current_url()
+        .await?
+        .as_str()
+        .contains("board=.../.x./..."));
+    // After X takes the centre, an edge reply loses for O; a corner draws.
+    assert_eq!(
+        c.find(Locator::Css("[data-cell=a1]"))
+            .await?
+            .attr("data-verdict")
+            .await?
+            .as_deref(),
+        Some("draw")
+    );
+    let edge = c
+        .find(Locator::Css("[data-cell=b1]"))
+        .await?
+        .attr("data-verdict")
+        .await?;
+    assert!(
+        edge.as_deref().unwrap_or("").starts_with("loss in"),
+        "{edge:?}"
+    );
+    assert_eq!(text(c, "[data-cell=b2]").await.trim(), "×");
+    // The computer answers for O when asked to.
+    c.find(Locator::Css("#computer")).await?.click().await?;
+    wait_js(
+        c,
+        "(document.querySelector('.mnk').dataset.board.match(/o/g) || []).length === 1",
+        "the computer's reply",
+    )
+    .await;
+    let png = c.screenshot().await?;
+    std::fs::write(target_dir().join("browser-screenshot-mnk.png"), &png).unwrap();
+    let errors = c.execute("return window.__errors || []", vec![]).await?;
+    assert_eq!(errors, json!([]), "JavaScript errors on the page");
+    Ok(())
+}
