@@ -77,7 +77,11 @@ fn main() -> anyhow::Result<()> {
     let mut stdin = child.stdin.take().expect("piped");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let mut out = String::new();
-    child.stdout.take().expect("piped").read_to_string(&mut out)?;
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_string(&mut out)?;
     writer.join().expect("writer thread")?;
     child.wait()?;
     let secs = start.elapsed().as_secs_f64();
