@@ -18,3 +18,6 @@ pub mod table;
 pub mod kbnk;
 #[path = "../games/mnk/mod.rs"]
 pub mod mnk;
+
+#[cfg(test)]
+mod testgame;

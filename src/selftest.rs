@@ -76,3 +76,47 @@ pub fn check_slot<G: Game>(game: &G, i: Index) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_slot;
+    use crate::game::{Game, Outcome, Value};
+    use crate::testgame::Graph;
+
+    /// 0 -> 1 -> 2 (terminal loss), 1 -> 0.
+    fn graph() -> Graph {
+        Graph::new(
+            vec![
+                vec![Outcome::Index(1)],
+                vec![Outcome::Index(2), Outcome::Index(0)],
+                vec![],
+            ],
+            vec![None, None, Some(Value::Loss(0))],
+            vec![false; 3],
+        )
+    }
+
+    #[test]
+    fn a_consistent_game_passes() {
+        let g = graph();
+        for i in 0..g.size() {
+            check_slot(&g, i).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_missing_unmove_is_caught() {
+        let mut g = graph();
+        g.forget_preds_of = Some(2);
+        let e = check_slot(&g, 1).unwrap_err();
+        assert!(e.contains("predecessors omit 1"), "{e}");
+    }
+
+    #[test]
+    fn an_unmove_without_a_move_is_caught() {
+        let mut g = graph();
+        g.fake_pred = Some((2, 0));
+        let e = check_slot(&g, 2).unwrap_err();
+        assert!(e.contains("no move leading here"), "{e}");
+    }
+}

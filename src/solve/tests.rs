@@ -5,63 +5,7 @@ use proptest::prelude::*;
 
 use crate::game::*;
 use crate::progress::Silent;
-
-/// A game given as an explicit graph: node i's moves are `succ[i]`, coded 1, 2, ….
-#[derive(Clone, Debug)]
-struct Graph {
-    succ: Vec<Vec<Outcome>>,
-    terminal: Vec<Option<Value>>,
-    /// Unused slots.
-    hole: Vec<bool>,
-}
-
-impl Game for Graph {
-    type Position = usize;
-    fn name(&self) -> String {
-        "graph".into()
-    }
-    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
-        ("graph", vec![])
-    }
-    fn sections(&self) -> Vec<Section> {
-        vec![Section {
-            name: "all".into(),
-            len: self.succ.len() as u64,
-        }]
-    }
-    fn decode(&self, i: Index) -> Option<usize> {
-        (!self.hole[i as usize]).then_some(i as usize)
-    }
-    fn encode(&self, p: &usize) -> Index {
-        *p as Index
-    }
-    fn canonical(&self, p: &usize) -> usize {
-        *p
-    }
-    fn terminal(&self, p: &usize) -> Option<Value> {
-        self.terminal[*p]
-    }
-    fn successors(&self, p: &usize, out: &mut Vec<Successor>) {
-        for (k, &to) in self.succ[*p].iter().enumerate() {
-            out.push(Successor {
-                mv: k as u8 + 1,
-                to,
-            });
-        }
-    }
-    fn predecessors(&self, p: &usize, out: &mut Vec<Index>) {
-        for (q, s) in self.succ.iter().enumerate() {
-            if self.hole[q] || self.terminal[q].is_some() {
-                continue;
-            }
-            for &o in s {
-                if o == Outcome::Index(*p as Index) {
-                    out.push(q as Index); // duplicates on purpose
-                }
-            }
-        }
-    }
-}
+use crate::testgame::Graph;
 
 /// Values by definition, one distance layer at a time.
 fn naive(g: &Graph) -> Vec<Value> {
@@ -118,11 +62,7 @@ fn graphs() -> impl Strategy<Value = Graph> {
             prop::bool::weighted(0.05),
         );
         prop::collection::vec(node, n).prop_map(|nodes| {
-            let mut g = Graph {
-                succ: vec![],
-                terminal: vec![],
-                hole: vec![],
-            };
+            let mut g = Graph::new(vec![], vec![], vec![]);
             for (s, t, h) in nodes {
                 g.succ.push(if t.is_some() { vec![] } else { s });
                 g.terminal.push(t);

@@ -1,0 +1,340 @@
+//! Drives the real `retro` executable in temporary folders: generate, probe (words, JSON,
+//! batch), info, verify, and every kind of bad input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use retro::game::{Game, GameText};
+
+fn retro(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(args)
+        .output()
+        .expect("retro runs")
+}
+
+fn retro_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("retro runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A folder with the KBNK table generated once (two threads) for all tests of this binary.
+fn kbnk_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let o = retro(&[
+            "generate",
+            "kbnk",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "generate failed: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("longest 33 moves (552 positions)"), "{out}");
+        assert!(out.contains("longest 33 moves (1480 positions)"), "{out}");
+        assert!(out.contains("positions/s"), "{out}");
+        dir
+    })
+    .path()
+}
+
+fn kbnk_file() -> PathBuf {
+    kbnk_dir().join("kbnk.rtb")
+}
+
+fn tables_arg() -> String {
+    kbnk_dir().to_str().unwrap().to_string()
+}
+
+fn probe_json(fen: &str) -> serde_json::Value {
+    let o = retro(&["probe", "kbnk", fen, "--tables", &tables_arg(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn generate_leaves_only_the_finished_file() {
+    let names: Vec<String> = std::fs::read_dir(kbnk_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["kbnk.rtb".to_string()]);
+    // Two 16 MiB arrays plus one aligned header page.
+    assert_eq!(
+        std::fs::metadata(kbnk_file()).unwrap().len(),
+        4096 + 2 * 16 * 1024 * 1024
+    );
+}
+
+#[test]
+fn one_and_two_threads_write_identical_bytes() {
+    let one = tempfile::tempdir().unwrap();
+    let o = retro(&[
+        "generate",
+        "kbnk",
+        "--out",
+        one.path().to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a = std::fs::read(one.path().join("kbnk.rtb")).unwrap();
+    let b = std::fs::read(kbnk_file()).unwrap();
+    assert!(a == b, "tables differ between 1 and 2 threads");
+}
+
+#[test]
+fn probe_in_words() {
+    let o = retro(&[
+        "probe",
+        "kbnk",
+        "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+        "--tables",
+        &tables_arg(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("white mates in 33"), "{}", stdout(&o));
+    let o = retro(&[
+        "probe",
+        "kbnk",
+        "8/8/8/6B1/8/8/4k3/1K5N b - - 0 1",
+        "--tables",
+        &tables_arg(),
+    ]);
+    assert!(
+        stdout(&o).contains("black is mated in 33"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn probe_json_follows_lichess() {
+    for fen in [
+        "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+        "8/8/8/8/8/8/2k5/KNB5 w - - 0 1",
+    ] {
+        let v = probe_json(fen);
+        assert_eq!(v["category"], "win", "{fen}");
+        assert_eq!(v["dtm"], 65, "{fen}");
+        assert_eq!(v["mate_in"], 33, "{fen}");
+        let best = v["best"]["uci"].as_str().unwrap();
+        let moves = v["moves"].as_array().unwrap();
+        // Best first; the best move leads to a loss for black in 32 moves (64 plies).
+        assert_eq!(moves[0]["uci"], best);
+        assert_eq!(moves[0]["category"], "loss");
+        assert_eq!(moves[0]["dtm"], -64);
+        assert!(moves.iter().all(|m| m["san"].is_string()));
+    }
+    let v = probe_json("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
+    assert_eq!(v["category"], "loss");
+    assert_eq!(v["dtm"], -66);
+    assert_eq!(v["mate_in"], 33);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["category"], "win");
+    assert_eq!(moves[0]["dtm"], 65);
+}
+
+#[test]
+fn batch_probe_answers_every_line() {
+    let input = "8/8/8/8/8/8/5k2/5BNK w - - 0 1\nnot a fen\n8/8/8/8/8/8/4Kk2/5BN1 w - - 0 1\n";
+    let o = retro_stdin(&["probe", "kbnk", "-", "--tables", &tables_arg()], input);
+    assert_eq!(o.status.code(), Some(1), "a bad line makes the exit code 1");
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["dtm"], 65);
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("FEN"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2]["category"], "illegal");
+    assert!(lines[2]["error"].as_str().unwrap().contains("adjacent"));
+}
+
+#[test]
+fn probe_errors_name_the_problem() {
+    let t = tables_arg();
+    for (fen, needle) in [
+        ("8/8/8/8/8/8/5k2/5BNK x - - 0 1", "side"),
+        ("8/8/8/8/8/8/5k2/5BN w - - 0 1", "FEN"),
+        ("8/8/8/8/8/8/P4k2/5BNK w - - 0 1", "pawn"),
+        ("8/8/8/8/8/8/5k2/5BQK w - - 0 1", "queen"),
+        ("8/8/8/8/8/8/4Kk2/5BN1 w - - 0 1", "adjacent"),
+        ("7k/5N2/8/8/8/8/8/KB6 w - - 0 1", "check"),
+    ] {
+        let o = retro(&["probe", "kbnk", fen, "--tables", &t]);
+        assert_eq!(o.status.code(), Some(2), "{fen}: {}", stdout(&o));
+        assert!(
+            stderr(&o).to_lowercase().contains(needle),
+            "{fen}: expected '{needle}' in: {}",
+            stderr(&o)
+        );
+    }
+    let o = retro(&[
+        "probe",
+        "chess",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "--tables",
+        &t,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown game"), "{}", stderr(&o));
+    let empty = tempfile::tempdir().unwrap();
+    let o = retro(&[
+        "probe",
+        "kbnk",
+        "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+        "--tables",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("retro generate kbnk"), "{}", stderr(&o));
+}
+
+#[test]
+fn info_describes_the_table() {
+    let o = retro(&["info", kbnk_file().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "kbnk",
+        "checksum:  ok",
+        "8388608 records",
+        "5437752 legal",
+        "6830292 legal",
+    ] {
+        assert!(out.contains(needle), "'{needle}' missing in:\n{out}");
+    }
+}
+
+/// A copy of the KBNK table in its own folder, with `edit` applied to its bytes.
+fn damaged(edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kbnk.rtb");
+    let mut bytes = std::fs::read(kbnk_file()).unwrap();
+    edit(&mut bytes);
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn verify_accepts_the_table_and_names_a_flipped_record() {
+    let o = retro(&["verify", kbnk_file().to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("0 inconsistent"));
+
+    let game = retro::kbnk::Kbnk::new();
+    let fen = "8/8/8/8/8/8/5k2/5BNK w - - 0 1";
+    let index = game.encode(&game.parse_position(fen).unwrap());
+    // Mate in 33 (Win(65)) becomes mate in 32 (Win(63)).
+    let (_dir, path) = damaged(|b| {
+        let at = 4096 + 2 * index as usize;
+        assert_eq!(b[at], 67);
+        b[at] ^= 4;
+    });
+    let o = retro(&["verify", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("checksum: MISMATCH"), "{out}");
+    assert!(out.contains("5BNK w"), "the position is named: {out}");
+    // The damaged table is refused for probing.
+    let o = retro(&[
+        "probe",
+        "kbnk",
+        fen,
+        "--tables",
+        path.parent().unwrap().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("checksum"), "{}", stderr(&o));
+}
+
+#[test]
+fn damaged_files_are_refused_with_the_reason() {
+    let cases: Vec<(Box<dyn FnOnce(&mut Vec<u8>)>, &str)> = vec![
+        (Box::new(|b| b[0] = b'X'), "magic"),
+        (Box::new(|b| b[8] = 9), "version"),
+        (Box::new(|b| b.truncate(b.len() - 100)), "size"),
+        (Box::new(|b| b.truncate(10)), "truncated"),
+        (Box::new(|b| b[40] ^= 1), "checksum"),
+        (Box::new(|b| b[4096 + 1000] ^= 0x80), "checksum"),
+    ];
+    for (edit, needle) in cases {
+        let (_dir, path) = damaged(edit);
+        let o = retro(&["info", path.to_str().unwrap()]);
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert_ne!(o.status.code(), Some(0), "{needle}: {all}");
+        assert!(all.to_lowercase().contains(needle), "{needle}: {all}");
+    }
+    let o = retro(&["info", "/nonexistent/kbnk.rtb"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn mnk_generate_and_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(&[
+        "generate", "mnk", "--width", "3", "--height", "3", "--k", "3", "--out", d,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("5478") || out.contains("5,478"), "{out}");
+    let o = retro(&["probe", "mnk-3x3-3", ".../.../...", "--tables", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["category"], "draw");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 9);
+    // O must block the top row at c3; anything else lets X complete it next move.
+    let o = retro(&["probe", "mnk-3x3-3", "xx./.o./...", "--tables", d, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["turn"], "o");
+    assert_eq!(v["best"]["cell"], "c3");
+    let a1 = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["cell"] == "a1")
+        .unwrap();
+    assert_eq!(a1["category"], "win");
+    assert_eq!(a1["remoteness"], 1);
+    let o = retro(&["probe", "mnk-3x3-3", "xxx/.o./...", "--tables", d]);
+    assert_ne!(o.status.code(), Some(0), "wrong stone count is refused");
+    let o = retro(&[
+        "generate", "mnk", "--width", "5", "--height", "5", "--k", "4",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("GiB"), "{}", stderr(&o));
+    let o = retro(&["generate", "mnk", "--width", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+}
