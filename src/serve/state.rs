@@ -54,7 +54,7 @@ impl AppState {
             tables.insert(info.name.clone(), Served { plugin, table });
             infos.push(info);
         }
-        infos.sort_by(|a, b| order_key(&a.name).cmp(&order_key(&b.name)));
+        infos.sort_by_key(|a| order_key(&a.name));
         let known = infos
             .iter()
             .map(|i| i.name.as_str())
