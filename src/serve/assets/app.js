@@ -104,7 +104,7 @@ function renderInfo(t) {
   const h = t.headline;
   const stat = (label, value, cls) => el("div", { class: "stat " + (cls || "") }, el("b", {}, value), el("span", {}, label));
   box.hidden = false;
-  box.replaceChildren(
+  const parts = [
     el("h2", {}, `${t.title}`, el("small", {}, ` · ${t.name}`)),
     el(
       "div",
@@ -116,8 +116,9 @@ function renderInfo(t) {
       h.longest !== null ? stat(`longest (${t.unit})`, String(h.longest)) : null,
       stat("file", el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)))
     ),
-    t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null
-  );
+    t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null,
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
 }
 
 function select(name, push) {

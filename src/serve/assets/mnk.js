@@ -17,7 +17,7 @@ function cellName(col, rowFromTop, h) {
 export function cellVerdict(m) {
   if (m.category === "loss") {
     const n = (m.remoteness ?? 0) + 1;
-    return { cls: "win", text: n === 1 ? "wins" : `win ${n}`, long: n === 1 ? "wins at once" : `win in ${n}` };
+    return { cls: "win", text: `win ${n}`, long: `win in ${n}` };
   }
   if (m.category === "win") {
     const n = (m.remoteness ?? 0) + 1;
@@ -33,8 +33,7 @@ export function mountMnk(root, table, tables) {
   const S = { history: [], index: -1, result: null, seq: 0, timer: null };
 
   const boardEl = el("div", { id: "mnk-board", class: "mnk-board", role: "grid", "aria-label": `${w} by ${h} board` });
-  boardEl.style.gridTemplateColumns = `repeat(${w}, 1fr)`;
-  boardEl.style.setProperty("--cols", w);
+    boardEl.style.setProperty("--cols", w);
   boardEl.style.setProperty("--rows", h);
   const picker = el(
     "select",
@@ -198,8 +197,9 @@ export function mountMnk(root, table, tables) {
       if (j.category === "loss") return { cls: "loss", head: `${other} wins`, sub: `${k} in a row. Reset or undo to play again.` };
       return { cls: "draw", head: "Draw · the board is full", sub: "Reset or undo to play again." };
     }
-    if (j.category === "win") return { cls: "win", head: `${who} to move wins in ${j.remoteness}`, sub: "plies, with best play" };
-    if (j.category === "loss") return { cls: "loss", head: `${who} to move loses in ${j.remoteness}`, sub: "plies, with best defence" };
+    const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"} (single moves)`;
+    if (j.category === "win") return { cls: "win", head: `${who} to move: win in ${j.remoteness}`, sub: `${plies(j.remoteness)} with best play; the best cell is outlined.` };
+    if (j.category === "loss") return { cls: "loss", head: `${who} to move: loss in ${j.remoteness}`, sub: `${plies(j.remoteness)} with the best defence.` };
     return { cls: "draw", head: `${who} to move: draw`, sub: "with best play from both sides" };
   }
 
