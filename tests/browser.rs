@@ -194,10 +194,8 @@ async fn kbnk_shows(c: &Client, fen: &str) -> String {
     wait_js(
         c,
         &format!(
-            "document.querySelector('.chess') && document.querySelector('#view > .chess, #view .chess') && \
-             document.querySelector('#view').firstElementChild && \
+            "document.querySelector('.chess') && document.querySelector('.chess').dataset.fen === {want} && \
              document.querySelector('#fen').value === {want} && \
-             !document.querySelector('#result').textContent.startsWith('…') && \
              document.querySelector('#result').textContent"
         ),
         &format!("the page to show {fen}"),

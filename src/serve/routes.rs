@@ -105,13 +105,20 @@ fn not_found_text() -> (StatusCode, &'static str) {
     (StatusCode::NOT_FOUND, "not found\n")
 }
 
+/// A JSON answer; any page may read the API (simple GETs need no preflight).
 fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
     (
         status,
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            ),
+        ],
         body,
     )
         .into_response()

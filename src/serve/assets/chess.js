@@ -100,7 +100,8 @@ export function verdict(res) {
   if (!res.ok) {
     const d = res.data || {};
     if (d.category === "illegal") return { cls: "illegal", head: `Illegal: ${d.reason || d.error}`, sub: "Drag the pieces to a legal position." };
-    return { cls: "illegal", head: d.error || "The server refused this position.", sub: "" };
+    const msg = d.error || "The server refused this position.";
+    return { cls: "illegal", head: msg[0].toUpperCase() + msg.slice(1), sub: "This table needs a white king, bishop and knight and a black king: drag them from the tray." };
   }
   const j = res.data;
   const side = SIDE[j.side] || j.side;
@@ -178,7 +179,7 @@ export function mountChess(root, table) {
       el("button", { id: "flip", type: "button", onclick: flip }, "⇅ Flip"),
       el("button", { id: "mirror", type: "button", title: "mirror left to right: the other bishop colour, same result", onclick: mirror }, "⇆ Other bishop colour"),
       el("button", { id: "clear", type: "button", onclick: clearBoard }, "Clear"),
-      el("button", { id: "setup", type: "button", onclick: () => setPosition(parseFen(DEFAULT_FEN), true) }, "Set up")
+      el("button", { id: "setup", type: "button", title: "a starting position to set up from", onclick: () => setPosition(parseFen(DEFAULT_FEN), true) }, "Reset")
     ),
     el(
       "div",
@@ -188,7 +189,8 @@ export function mountChess(root, table) {
     ),
     el("p", { class: "hint" }, "Drag any piece to any square, legal or not; a drag that is a legal move plays it. Drag pieces from the tray to set up, off the board to remove.")
   );
-  root.append(el("div", { class: "chess" }, el("div", { class: "left" }, spares, boardWrap, editor), panel));
+  const view = el("div", { class: "chess" }, el("div", { class: "left" }, spares, boardWrap, editor), panel);
+  root.append(view);
 
   // ----- position & history -----
   const current = () => S.history[S.index];
@@ -385,10 +387,10 @@ export function mountChess(root, table) {
     const res = await probe(table.name, fen);
     if (seq !== S.seq) return;
     S.result = res;
-    root.dataset.fen = fen;
+    view.dataset.fen = fen;
     drawArrow();
     drawPanel();
-    root.dataset.ready = String(seq);
+    view.dataset.ready = String(seq);
   }
 
   // ----- moves -----
@@ -529,10 +531,7 @@ export function mountChess(root, table) {
     if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA")) return;
     if (ev.key === "ArrowLeft") go(S.index - 1);
     else if (ev.key === "ArrowRight") go(S.index + 1);
-    else if (ev.key === " ") {
-      ev.preventDefault();
-      playBest();
-    } else if (ev.key === "f") flip();
+    else if (ev.key === "f") flip();
   };
   window.addEventListener("keydown", onKey);
 

@@ -88,7 +88,8 @@ export function mountMnk(root, table, tables) {
       el("span", { class: "cell-demo loss" }, "loss n")
     )
   );
-  root.append(el("div", { class: "mnk" }, el("div", { class: "left" }, boardEl), panel));
+  const view = el("div", { class: "mnk" }, el("div", { class: "left" }, boardEl), panel);
+  root.append(view);
 
   const current = () => S.history[S.index];
 
@@ -216,8 +217,8 @@ export function mountMnk(root, table, tables) {
     status.textContent = d.head;
     sub.textContent = d.sub;
     draw();
-    root.dataset.board = board;
-    root.dataset.ready = String(seq);
+    view.dataset.board = board;
+    view.dataset.ready = String(seq);
     document.getElementById("undo").disabled = S.index <= 0;
     document.getElementById("redo").disabled = S.index >= S.history.length - 1;
     document.getElementById("mnk-best").disabled = !(res.ok && res.data.best);
