@@ -280,7 +280,8 @@ fn verify_accepts_the_table_and_names_a_flipped_record() {
 
 #[test]
 fn damaged_files_are_refused_with_the_reason() {
-    let cases: Vec<(Box<dyn FnOnce(&mut Vec<u8>)>, &str)> = vec![
+    type Edit = Box<dyn FnOnce(&mut Vec<u8>)>;
+    let cases: Vec<(Edit, &str)> = vec![
         (Box::new(|b| b[0] = b'X'), "magic"),
         (Box::new(|b| b[8] = 9), "version"),
         (Box::new(|b| b.truncate(b.len() - 100)), "size"),
