@@ -37,6 +37,11 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
     } else {
         None
     };
+    // The best move heads the list, even where another move is just as good and comes
+    // earlier in the game's move order (a stored move mirrored back, say).
+    if let Some(k) = best.and_then(|b| moves.iter().position(|m| m.0 == b)) {
+        moves[..=k].rotate_right(1);
+    }
     Probed { value, best, moves }
 }
 

@@ -154,7 +154,7 @@ fn probe_json_follows_lichess() {
     let v = probe_json("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
     assert_eq!(v["category"], "loss");
     assert_eq!(v["dtm"], -66);
-    assert_eq!(v["mate_in"], 33);
+    assert_eq!(v["mate_in"], -33, "signed like dtm");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves[0]["category"], "win");
     assert_eq!(moves[0]["dtm"], 65);
@@ -185,7 +185,7 @@ fn probe_errors_name_the_problem() {
     let t = tables_arg();
     for (fen, needle) in [
         ("8/8/8/8/8/8/5k2/5BNK x - - 0 1", "side"),
-        ("8/8/8/8/8/8/5k2/5BN w - - 0 1", "FEN"),
+        ("8/8/8/8/8/8/5k2/5BN w - - 0 1", "fen"),
         ("8/8/8/8/8/8/P4k2/5BNK w - - 0 1", "pawn"),
         ("8/8/8/8/8/8/5k2/5BQK w - - 0 1", "queen"),
         ("8/8/8/8/8/8/4Kk2/5BN1 w - - 0 1", "adjacent"),
@@ -280,7 +280,8 @@ fn verify_accepts_the_table_and_names_a_flipped_record() {
 
 #[test]
 fn damaged_files_are_refused_with_the_reason() {
-    let cases: Vec<(Box<dyn FnOnce(&mut Vec<u8>)>, &str)> = vec![
+    type Edit = Box<dyn FnOnce(&mut Vec<u8>)>;
+    let cases: Vec<(Edit, &str)> = vec![
         (Box::new(|b| b[0] = b'X'), "magic"),
         (Box::new(|b| b[8] = 9), "version"),
         (Box::new(|b| b.truncate(b.len() - 100)), "size"),

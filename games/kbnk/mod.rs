@@ -1,57 +1,206 @@
-//! SCAFFOLDING: replaced by the real plug-in (being written in a worktree).
-use crate::game::*;
-#[derive(Debug)]
-pub struct Stub;
-impl Game for Stub {
-    type Position = u64;
+//! Chess: king + bishop + knight against king (KBNK).
+//!
+//! Every placement of the white king, bishop and knight and the black king, white to move
+//! and black to move. Only light-squared bishops are stored; a position with a dark-squared
+//! bishop is mirrored `x -> 7 - x`, probed, and its best move mirrored back. See
+//! `README.md` in this folder for the index and record layout.
+
+pub mod board;
+pub mod fen;
+pub mod index;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod present;
+pub mod solver;
+
+use crate::game::{
+    DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Solution,
+    SolveOptions, Successor, Value,
+};
+use crate::probe::Probed;
+use crate::solve::SolveError;
+
+pub use position::{Position, Side};
+
+/// The KBNK plug-in. It has no parameters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Kbnk;
+
+impl Kbnk {
+    pub fn new() -> Kbnk {
+        Kbnk
+    }
+}
+
+impl Game for Kbnk {
+    type Position = Position;
+
     fn name(&self) -> String {
-        unimplemented!()
+        "kbnk".to_string()
     }
+
     fn params(&self) -> (&'static str, Vec<(String, i64)>) {
-        unimplemented!()
+        ("kbnk", Vec::new())
     }
+
     fn sections(&self) -> Vec<Section> {
-        unimplemented!()
+        ["white", "black"]
+            .iter()
+            .map(|n| Section {
+                name: n.to_string(),
+                len: index::SECTION,
+            })
+            .collect()
     }
-    fn decode(&self, _: Index) -> Option<u64> {
-        unimplemented!()
+
+    fn decode(&self, i: Index) -> Option<Position> {
+        index::slot(i).filter(|p| p.check().is_ok())
     }
-    fn encode(&self, _: &u64) -> Index {
-        unimplemented!()
+
+    fn encode(&self, pos: &Position) -> Index {
+        index::index_of(&pos.canonical())
     }
-    fn canonical(&self, _: &u64) -> u64 {
-        unimplemented!()
+
+    fn canonical(&self, pos: &Position) -> Position {
+        pos.canonical()
     }
-    fn terminal(&self, _: &u64) -> Option<Value> {
-        unimplemented!()
+
+    fn terminal(&self, pos: &Position) -> Option<Value> {
+        moves::terminal(pos)
     }
-    fn successors(&self, _: &u64, _: &mut Vec<Successor>) {
-        unimplemented!()
+
+    fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
+        let mut v = Vec::new();
+        moves::legal_moves(pos, &mut v);
+        out.extend(v.iter().map(|m| Successor {
+            mv: m.code,
+            to: match m.after {
+                Some(a) => Outcome::Index(self.encode(&a)),
+                None => Outcome::Known(Value::Draw),
+            },
+        }));
     }
-    fn predecessors(&self, _: &u64, _: &mut Vec<Index>) {
-        unimplemented!()
+
+    fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
+        let mut v = Vec::new();
+        moves::predecessors(pos, &mut v);
+        out.extend(v.iter().map(|p| self.encode(p)));
+    }
+
+    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        solver::solve(opts)
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        vec![*pos, pos.mirrored()]
+    }
+
+    fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {
+        Some(if pos.light_bishop() {
+            mv
+        } else {
+            moves::mirror_code(mv)
+        })
     }
 }
-impl GameText for Stub {
+
+impl GameText for Kbnk {
     fn title(&self) -> String {
-        unimplemented!()
+        "king + bishop + knight vs king".to_string()
     }
-    fn parse_position(&self, _: &str) -> Result<u64, PositionError> {
-        unimplemented!()
+
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        fen::parse(text)
     }
-    fn position_text(&self, _: &u64) -> String {
-        unimplemented!()
+
+    fn position_text(&self, pos: &Position) -> String {
+        fen::to_fen(pos)
     }
-    fn present(&self, _: &u64, _: &crate::probe::Probed) -> Presented {
-        unimplemented!()
+
+    fn present(&self, pos: &Position, probed: &Probed) -> Presented {
+        present::present(pos, probed)
     }
+
     fn distance_unit(&self) -> DistanceUnit {
-        unimplemented!()
+        DistanceUnit::Moves
+    }
+
+    fn summary_lines(&self, table: &crate::table::Table) -> Vec<String> {
+        table
+            .header()
+            .sections
+            .iter()
+            .map(|s| {
+                let h = &s.histogram;
+                let at = |b: usize| h.get(b).copied().unwrap_or(0);
+                let legal: u64 = (1..256).map(at).sum();
+                let decisive: u64 = (2..256).map(at).sum();
+                let longest = (2..256).rev().find(|&b| at(b) > 0).map(|b| {
+                    let v = Value::from_byte(b as u8);
+                    (DistanceUnit::Moves.count(v).unwrap_or(0), at(b))
+                });
+                let mut line = format!(
+                    "{} to move: {legal} legal, {decisive} decided, {} drawn",
+                    s.name,
+                    at(1)
+                );
+                if let Some((n, c)) = longest {
+                    line.push_str(&format!(", longest {n} moves ({c} positions)"));
+                }
+                line
+            })
+            .collect()
     }
 }
-pub type Kbnk = Stub;
-impl Stub {
-    pub fn new() -> Stub {
-        Stub
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_encode() {
+        let g = Kbnk::new();
+        assert_eq!(g.size(), 2 * 8_388_608);
+        for i in (0..g.size()).step_by(9973) {
+            if let Some(p) = g.decode(i) {
+                assert_eq!(g.encode(&p), i);
+                assert_eq!(g.canonical(&p), p);
+                let m = p.mirrored();
+                assert_eq!(g.encode(&m), i);
+                assert_eq!(g.decode(g.encode(&m)), Some(g.canonical(&m)));
+            }
+        }
+    }
+
+    #[test]
+    fn conformance_sample() {
+        let g = Kbnk::new();
+        let mut succ = Vec::new();
+        let mut preds = Vec::new();
+        for i in (0..g.size()).step_by(7919) {
+            let Some(p) = g.decode(i) else { continue };
+            preds.clear();
+            g.predecessors(&p, &mut preds);
+            for &q in &preds {
+                let qp = g.decode(q).expect("predecessors are legal");
+                assert!(g.terminal(&qp).is_none());
+                succ.clear();
+                g.successors(&qp, &mut succ);
+                assert!(succ.iter().any(|s| s.to == Outcome::Index(i)));
+            }
+            if g.terminal(&p).is_none() {
+                succ.clear();
+                g.successors(&p, &mut succ);
+                for s in &succ {
+                    if let Outcome::Index(j) = s.to {
+                        preds.clear();
+                        let jp = g.decode(j).expect("successors are legal");
+                        g.predecessors(&jp, &mut preds);
+                        assert!(preds.contains(&i));
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,213 @@
+//! Probe answers for people and programs: JSON shaped like the Lichess tablebase API, and
+//! the same in words.
+
+use serde::Serialize;
+
+use super::fen::to_fen;
+use super::moves::{legal_moves, terminal, Move};
+use super::notation::{gives_mate, san, uci};
+use super::position::{Position, Side};
+use crate::game::{Presented, Value};
+use crate::probe::Probed;
+
+/// The whole answer (`retro probe kbnk --json`, the server).
+#[derive(Serialize)]
+pub struct Answer {
+    /// The position, normalised.
+    pub fen: String,
+    /// Side to move: "white" or "black".
+    pub side: &'static str,
+    /// "win", "loss" or "draw", for the side to move.
+    pub category: &'static str,
+    /// Plies to mate, signed for the side to move: positive it mates, negative it is mated,
+    /// 0 it is checkmated; null for a draw.
+    pub dtm: Option<i32>,
+    /// The same in moves, as people count ("mate in 33"), with the same sign; null for a draw.
+    pub mate_in: Option<i32>,
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// The best move, null if there is none (mate, stalemate).
+    pub best: Option<BestMove>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveAnswer>,
+}
+
+#[derive(Serialize)]
+pub struct BestMove {
+    pub uci: String,
+    pub san: String,
+}
+
+/// One move; `category` and `dtm` describe the position after it for the opponent (as
+/// Lichess does: "loss" is a good move).
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    pub uci: String,
+    pub san: String,
+    pub category: &'static str,
+    pub dtm: Option<i32>,
+    /// Black takes a piece: the game leaves the table as a draw.
+    pub capture: bool,
+    pub checkmate: bool,
+    pub stalemate: bool,
+}
+
+fn category(v: Value) -> &'static str {
+    match v {
+        Value::Win(_) => "win",
+        Value::Loss(_) => "loss",
+        Value::Draw => "draw",
+        Value::Illegal => "unknown",
+    }
+}
+
+fn dtm(v: Value) -> Option<i32> {
+    match v {
+        Value::Win(p) => Some(p as i32),
+        Value::Loss(p) => Some(-(p as i32)),
+        _ => None,
+    }
+}
+
+fn mate_in(v: Value) -> Option<i32> {
+    match v {
+        Value::Win(p) => Some(p.div_ceil(2) as i32),
+        Value::Loss(p) => Some(-((p / 2) as i32)),
+        _ => None,
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+fn other(s: Side) -> Side {
+    match s {
+        Side::White => Side::Black,
+        Side::Black => Side::White,
+    }
+}
+
+/// A value for `side` (to move) in words.
+fn words(side: Side, v: Value, stalemate: bool) -> String {
+    let s = side_name(side);
+    match v {
+        Value::Win(p) => format!("{s} mates in {}", p.div_ceil(2)),
+        Value::Loss(0) => format!("{s} is checkmated"),
+        Value::Loss(p) => format!("{s} is mated in {}", p / 2),
+        Value::Draw if stalemate => "draw (stalemate)".to_string(),
+        Value::Draw => "draw".to_string(),
+        Value::Illegal => "not in the table".to_string(),
+    }
+}
+
+/// Build the answer for `pos` from the generic probe result.
+pub fn answer(pos: &Position, probed: &Probed) -> Answer {
+    let mut legal = Vec::new();
+    legal_moves(pos, &mut legal);
+    let find = |code: u8| legal.iter().find(|m| m.code == code);
+    let term = terminal(pos);
+    let moves = probed
+        .moves
+        .iter()
+        .filter_map(|&(code, v)| {
+            let m = find(code)?;
+            let stalemate = m.after.is_some_and(|a| terminal(&a) == Some(Value::Draw));
+            Some(MoveAnswer {
+                uci: uci(m),
+                san: san(m),
+                category: category(v),
+                dtm: dtm(v),
+                capture: m.is_capture(),
+                checkmate: gives_mate(m),
+                stalemate,
+            })
+        })
+        .collect();
+    Answer {
+        fen: to_fen(pos),
+        side: side_name(pos.side),
+        category: category(probed.value),
+        dtm: dtm(probed.value),
+        mate_in: mate_in(probed.value),
+        checkmate: term == Some(Value::Loss(0)),
+        stalemate: term == Some(Value::Draw),
+        best: probed.best.and_then(find).map(|m: &Move| BestMove {
+            uci: uci(m),
+            san: san(m),
+        }),
+        moves,
+    }
+}
+
+/// The answer as JSON and as text.
+pub fn present(pos: &Position, probed: &Probed) -> Presented {
+    let a = answer(pos, probed);
+    let mut text = format!(
+        "{}\n{}\n",
+        a.fen,
+        words(pos.side, probed.value, a.stalemate)
+    );
+    if let Some(b) = &a.best {
+        text.push_str(&format!("best move: {} ({})\n", b.san, b.uci));
+    }
+    if !a.moves.is_empty() {
+        text.push_str("moves:\n");
+    }
+    for (m, &(_, v)) in a.moves.iter().zip(&probed.moves) {
+        let after = if m.capture {
+            "draw (capture)".to_string()
+        } else {
+            words(other(pos.side), v, m.stalemate)
+        };
+        text.push_str(&format!("  {:<7} {:<5} {after}\n", m.san, m.uci));
+    }
+    let json = serde_json::to_value(&a).unwrap_or(serde_json::Value::Null);
+    Presented { json, text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kbnk::fen::parse;
+
+    #[test]
+    fn words_and_numbers() {
+        assert_eq!(
+            words(Side::White, Value::Win(65), false),
+            "white mates in 33"
+        );
+        assert_eq!(
+            words(Side::Black, Value::Loss(24), false),
+            "black is mated in 12"
+        );
+        assert_eq!(
+            words(Side::Black, Value::Loss(0), false),
+            "black is checkmated"
+        );
+        assert_eq!(words(Side::White, Value::Draw, false), "draw");
+        assert_eq!(mate_in(Value::Win(65)), Some(33));
+        assert_eq!(mate_in(Value::Loss(66)), Some(-33));
+        assert_eq!(dtm(Value::Loss(0)), Some(0));
+        assert_eq!(dtm(Value::Draw), None);
+    }
+
+    #[test]
+    fn mate_answer() {
+        let pos = parse("7k/4N3/5BK1/8/8/8/8/8 b - - 0 1").unwrap();
+        let probed = Probed {
+            value: Value::Loss(0),
+            best: None,
+            moves: vec![],
+        };
+        let p = present(&pos, &probed);
+        assert_eq!(p.json["category"], "loss");
+        assert_eq!(p.json["dtm"], 0);
+        assert_eq!(p.json["checkmate"], true);
+        assert!(p.json["best"].is_null());
+        assert!(p.text.contains("black is checkmated"), "{}", p.text);
+    }
+}

@@ -1,0 +1,297 @@
+//! KBNK: the published facts, the examples, mirroring, and the fast solver against the
+//! generic one. The table is solved once per test binary.
+
+use std::sync::OnceLock;
+
+use retro::game::{Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::kbnk::Kbnk;
+use retro::probe::probe;
+use retro::progress::Silent;
+use retro::table::{write_table, Table};
+
+struct Fixture {
+    sol: Solution,
+    table: Table,
+    _dir: tempfile::TempDir,
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let g = Kbnk::new();
+        let sol = g
+            .solve(&SolveOptions { progress: &Silent })
+            .expect("solves");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (game, params) = g.params();
+        let (path, _) = write_table(
+            dir.path(),
+            game,
+            &g.name(),
+            params,
+            &g.sections(),
+            &sol.records,
+        )
+        .expect("writes");
+        let table = Table::open(&path).expect("opens");
+        Fixture {
+            sol,
+            table,
+            _dir: dir,
+        }
+    })
+}
+
+const HALF: usize = 8_388_608;
+
+/// Histogram of value bytes of one section (0 white, 1 black).
+fn histogram(sol: &Solution, section: usize) -> [u64; 256] {
+    let mut h = [0u64; 256];
+    for r in sol.records[section * 2 * HALF..(section + 1) * 2 * HALF].chunks_exact(2) {
+        h[r[0] as usize] += 1;
+    }
+    h
+}
+
+fn count(h: &[u64; 256], f: impl Fn(Value) -> bool) -> u64 {
+    (0..256)
+        .filter(|&b| f(Value::from_byte(b as u8)))
+        .map(|b| h[b])
+        .sum()
+}
+
+#[test]
+fn published_facts() {
+    let sol = &fixture().sol;
+    assert_eq!(sol.records.len(), 4 * HALF);
+    let w = histogram(sol, 0);
+    let b = histogram(sol, 1);
+    let legal = |v: Value| v != Value::Illegal;
+    assert_eq!(count(&w, legal), 5_437_752, "legal, white to move");
+    assert_eq!(count(&b, legal), 6_830_292, "legal, black to move");
+    assert_eq!(count(&w, |v| matches!(v, Value::Win(_))), 5_411_092, "won");
+    assert_eq!(
+        count(&b, |v| matches!(v, Value::Loss(_))),
+        5_594_084,
+        "lost"
+    );
+    assert_eq!(count(&w, |v| v == Value::Draw), 26_660, "drawn wtm");
+    assert_eq!(count(&b, |v| v == Value::Draw), 1_236_208, "drawn btm");
+    // White never loses, black never wins.
+    assert_eq!(count(&w, |v| matches!(v, Value::Loss(_))), 0);
+    assert_eq!(count(&b, |v| matches!(v, Value::Win(_))), 0);
+    assert_eq!(b[Value::Loss(0).to_byte() as usize], 232, "checkmates");
+    assert_eq!(w[Value::Win(1).to_byte() as usize], 920, "mate in 1");
+    assert_eq!(b[Value::Loss(2).to_byte() as usize], 156, "lost in 1");
+    // Longest: 33 moves for both sides.
+    let longest_w = (0..256).rev().find(|&i| w[i] > 0 && i >= 2).unwrap();
+    assert_eq!(Value::from_byte(longest_w as u8), Value::Win(65));
+    assert_eq!(w[longest_w], 552);
+    let longest_b = (0..256).rev().find(|&i| b[i] > 0).unwrap();
+    assert_eq!(Value::from_byte(longest_b as u8), Value::Loss(66));
+    assert_eq!(b[longest_b], 1_480);
+}
+
+#[test]
+fn records_are_well_formed() {
+    let g = Kbnk::new();
+    let sol = &fixture().sol;
+    for i in (0..2 * HALF as u64).step_by(101) {
+        let (v, mv) = (sol.value(i), sol.mv(i));
+        match g.decode(i) {
+            None => assert_eq!((v, mv), (Value::Illegal, NO_MOVE), "index {i}"),
+            Some(p) => {
+                let terminal = g.terminal(&p);
+                if terminal.is_some() {
+                    assert_eq!((Some(v), mv), (terminal, NO_MOVE));
+                } else {
+                    assert_ne!(mv, NO_MOVE, "{}", g.position_text(&p));
+                }
+            }
+        }
+    }
+}
+
+fn probe_fen(fen: &str) -> (retro::kbnk::Position, retro::probe::Probed) {
+    let g = Kbnk::new();
+    let pos = g.parse_position(fen).expect(fen);
+    let probed = probe(&g, &fixture().table, &pos);
+    (pos, probed)
+}
+
+#[test]
+fn examples_mate_in_33() {
+    let g = Kbnk::new();
+    for fen in [
+        "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+        "8/8/8/8/8/8/2k5/KNB5 w - - 0 1",
+    ] {
+        let (pos, p) = probe_fen(fen);
+        assert_eq!(p.value, Value::Win(65), "{fen}");
+        let shown = g.present(&pos, &p);
+        assert_eq!(shown.json["category"], "win");
+        assert_eq!(shown.json["dtm"], 65);
+        assert_eq!(shown.json["mate_in"], 33);
+        assert!(shown.text.contains("white mates in 33"), "{}", shown.text);
+        // The best move keeps the value: it leads to black lost in 32 moves (64 plies).
+        let best = p.best.expect("a best move");
+        let (_, after) = p.moves.iter().find(|m| m.0 == best).expect("legal");
+        assert_eq!(*after, Value::Loss(64));
+        assert_eq!(p.moves[0].1, Value::Loss(64));
+        assert_eq!(shown.json["moves"][0]["category"], "loss");
+        assert_eq!(shown.json["moves"][0]["dtm"], -64);
+    }
+    let (pos, p) = probe_fen("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
+    assert_eq!(p.value, Value::Loss(66));
+    let shown = g.present(&pos, &p);
+    assert_eq!(shown.json["category"], "loss");
+    assert_eq!(shown.json["dtm"], -66);
+    assert_eq!(shown.json["mate_in"], -33);
+    assert!(
+        shown.text.contains("black is mated in 33"),
+        "{}",
+        shown.text
+    );
+}
+
+#[test]
+fn mirrored_positions_agree() {
+    let g = Kbnk::new();
+    // Each position and its file mirror (bishop colours swapped).
+    for (a, b) in [
+        (
+            "8/8/8/8/8/8/2k5/KNB5 w - - 0 1",
+            "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+        ),
+        (
+            "8/8/8/1B6/8/8/3k4/N5K1 b - - 0 1",
+            "8/8/8/6B1/8/8/4k3/1K5N b - - 0 1",
+        ),
+        (
+            "8/3k4/8/8/2N5/8/2K5/5B2 w - - 0 1",
+            "8/4k3/8/8/5N2/8/5K2/2B5 w - - 0 1",
+        ),
+    ] {
+        let (pa, ra) = probe_fen(a);
+        let (pb, rb) = probe_fen(b);
+        assert_eq!(pa.mirrored(), pb);
+        assert_eq!(ra.value, rb.value, "{a}");
+        let mirror_mv = |m: u8| m ^ 7;
+        assert_eq!(ra.best.map(mirror_mv), rb.best, "{a}");
+        let ja = g.present(&pa, &ra).json;
+        let jb = g.present(&pb, &rb).json;
+        assert_eq!(ja["dtm"], jb["dtm"]);
+        let ua = ja["best"]["uci"].as_str().unwrap().to_string();
+        let ub = jb["best"]["uci"].as_str().unwrap().to_string();
+        let mirror_uci: String = ua
+            .chars()
+            .map(|c| match c {
+                'a'..='h' => (b'h' - (c as u8 - b'a')) as char,
+                _ => c,
+            })
+            .collect();
+        assert_eq!(mirror_uci, ub);
+        // Every move has the mirrored value.
+        assert_eq!(ra.moves.len(), rb.moves.len());
+        for &(m, v) in &ra.moves {
+            assert!(rb.moves.contains(&(m ^ 7, v)));
+        }
+        // The stored best move of the dark-bishop position is a best move in its own frame.
+        if let Some(best) = ra.best {
+            let v = ra.moves.iter().find(|x| x.0 == best).unwrap().1;
+            assert_eq!(v.back(), ra.value);
+        }
+    }
+}
+
+#[test]
+fn fast_solver_equals_generic() {
+    let g = Kbnk::new();
+    let generic =
+        retro::solve::two_queue::solve(&g, &SolveOptions { progress: &Silent }).expect("solves");
+    let fast = &fixture().sol;
+    if generic != *fast {
+        let first = (0..generic.records.len() / 2)
+            .find(|&i| generic.records[2 * i..2 * i + 2] != fast.records[2 * i..2 * i + 2])
+            .unwrap();
+        let pos = g.decode(first as u64);
+        panic!(
+            "first difference at {first} ({:?}): generic {:?} fast {:?}",
+            pos.map(|p| g.position_text(&p)),
+            &generic.records[2 * first..2 * first + 2],
+            &fast.records[2 * first..2 * first + 2]
+        );
+    }
+}
+
+#[test]
+fn same_result_on_one_and_two_threads() {
+    let g = Kbnk::new();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| g.solve(&SolveOptions { progress: &Silent }).unwrap());
+    assert!(one == fixture().sol);
+}
+
+#[test]
+fn presented_answers() {
+    let g = Kbnk::new();
+    // Mate in 1: Bf6#.
+    let (pos, p) = probe_fen("7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
+    assert_eq!(p.value, Value::Win(1));
+    let shown = g.present(&pos, &p);
+    println!("{}\n{}", shown.text, shown.json);
+    let j = &shown.json;
+    assert_eq!(j["fen"], "7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
+    assert_eq!(j["side"], "white");
+    assert_eq!(j["category"], "win");
+    assert_eq!(j["dtm"], 1);
+    assert_eq!(j["mate_in"], 1);
+    assert_eq!(j["best"]["san"], "Bf6#");
+    assert_eq!(j["best"]["uci"], "h4f6");
+    let first = &j["moves"][0];
+    assert_eq!(first["san"], "Bf6#");
+    assert_eq!(first["category"], "loss");
+    assert_eq!(first["dtm"], 0);
+    assert_eq!(first["checkmate"], true);
+    assert_eq!(first["capture"], false);
+    assert!(shown.text.contains("white mates in 1"));
+    assert!(shown.text.contains("best move: Bf6# (h4f6)"));
+    assert!(shown.text.contains("black is checkmated"));
+
+    // Black to move with a capture available: the capture is a draw, listed first.
+    let (pos, p) = probe_fen("8/8/8/8/8/8/3N4/K1k2B2 b - - 0 1");
+    assert_eq!(p.value, Value::Draw);
+    let shown = g.present(&pos, &p);
+    println!("{}\n{}", shown.text, shown.json);
+    let j = &shown.json;
+    assert_eq!(j["category"], "draw");
+    assert!(j["dtm"].is_null() && j["mate_in"].is_null());
+    assert_eq!(j["best"]["san"], "Kxd2");
+    let cap = &j["moves"][0];
+    assert_eq!(cap["san"], "Kxd2");
+    assert_eq!(cap["capture"], true);
+    assert_eq!(cap["category"], "draw");
+    assert!(cap["dtm"].is_null());
+    assert!(shown.text.contains("draw (capture)"));
+    let n = j["moves"].as_array().unwrap().len();
+    assert_eq!(n, p.moves.len());
+}
+
+#[test]
+fn written_table_verifies() {
+    // The engine's `verify`: every record recomputed from its successors' stored values.
+    let report = retro::table::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
+    assert!(report.ok(), "{:?}", report.first);
+    assert_eq!(report.checked, 2 * HALF as u64);
+    let lines = Kbnk::new().summary_lines(&fixture().table);
+    assert_eq!(
+        lines,
+        [
+            "white to move: 5437752 legal, 5411092 decided, 26660 drawn, longest 33 moves (552 positions)",
+            "black to move: 6830292 legal, 5594084 decided, 1236208 drawn, longest 33 moves (1480 positions)",
+        ]
+    );
+}
