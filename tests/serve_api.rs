@@ -162,12 +162,12 @@ fn real() -> &'static (tempfile::TempDir, Router) {
     static F: OnceLock<(tempfile::TempDir, Router)> = OnceLock::new();
     F.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();
-        for name in ["kbnk", "mnk-3x3-3"] {
+        for name in ["kbnk"] {
             let plugin = registry::plugin(name).unwrap();
             retro::generate::generate(&*plugin, tmp.path(), &retro::progress::Silent).unwrap();
         }
         let state = AppState::load(tmp.path());
-        assert_eq!(state.len(), 2, "both tables load");
+
         let app = router(state);
         (tmp, app)
     })
@@ -542,10 +542,8 @@ async fn viewer_is_embedded() {
 async fn kbnk_good_position() {
     let (dir, app) = real();
     let app: &Router = app;
-    // White: Kb6 Bc6 Nb5 (not yet mate); black king a8... use a simple mate-in-1 instead:
-    // black Ka8, white Kb6, Bd5 (light squares a8-h1 diagonal), Nc7? Checked below by the
-    // table itself: we only assert what the table and the plug-in agree on.
-    let fen = "k7/2N5/1K6/3B4/8/8/8/8 w - - 0 1";
+    // Black king cornered on a8, white to move: a win, whatever its distance.
+    let fen = "k7/8/1K6/8/3B4/8/2N5/8 w - - 0 1";
     let r = get(
         app,
         &format!("/api/probe/kbnk?position={}", fen.replace(' ', "%20")),
@@ -558,7 +556,7 @@ async fn kbnk_good_position() {
     let direct = loaded.plugin.probe(&loaded.table, fen).unwrap().json;
     assert_eq!(j, direct);
     assert_eq!(j["side"], "white");
-    assert!(["win", "draw"].contains(&j["category"].as_str().unwrap()));
+    assert_eq!(j["category"], "win");
     let moves = j["moves"].as_array().unwrap();
     assert!(!moves.is_empty());
     for m in moves {

@@ -79,7 +79,13 @@ async fn probe(
     })??;
     let body = serde_json::to_vec(&presented.json)
         .map_err(|e| ApiError::Internal(format!("serialising the answer: {e}")))?;
-    Ok(json_bytes(StatusCode::OK, body))
+    let mut res = json_bytes(StatusCode::OK, body);
+    // Tables never change while served: the answer for a position is stable.
+    res.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    Ok(res)
 }
 
 async fn api_fallback(uri: Uri) -> ApiError {

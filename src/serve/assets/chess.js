@@ -107,11 +107,11 @@ export function verdict(res) {
   const side = SIDE[j.side] || j.side;
   const other = j.side === "white" ? "Black" : "White";
   if (j.category === "win") {
-    return { cls: "win", head: `${side} mates in ${j.mate_in}`, sub: `${Math.abs(j.dtm)} plies with best play` };
+    return { cls: "win", head: `${side} mates in ${Math.abs(j.mate_in)}`, sub: `${Math.abs(j.dtm)} plies with best play` };
   }
   if (j.category === "loss") {
     if (j.dtm === 0 && (!j.moves || j.moves.length === 0)) return { cls: "loss", head: `Checkmate · ${other} wins`, sub: `${side} is checkmated.` };
-    return { cls: "loss", head: `${side} is mated in ${j.mate_in}`, sub: `${Math.abs(j.dtm)} plies with best defence` };
+    return { cls: "loss", head: `${side} is mated in ${Math.abs(j.mate_in)}`, sub: `${Math.abs(j.dtm)} plies with best defence` };
   }
   if (!j.moves || j.moves.length === 0) return { cls: "draw", head: "Draw · stalemate", sub: `${side} has no legal move.` };
   const capture = j.moves.some((m) => m.capture && m.category === "draw");
