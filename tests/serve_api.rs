@@ -162,12 +162,12 @@ fn real() -> &'static (tempfile::TempDir, Router) {
     static F: OnceLock<(tempfile::TempDir, Router)> = OnceLock::new();
     F.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();
-        for name in ["kbnk"] {
+        for name in ["kbnk", "mnk-3x3-3"] {
             let plugin = registry::plugin(name).unwrap();
             retro::generate::generate(&*plugin, tmp.path(), &retro::progress::Silent).unwrap();
         }
         let state = AppState::load(tmp.path());
-
+        assert_eq!(state.len(), 2, "both tables load");
         let app = router(state);
         (tmp, app)
     })
