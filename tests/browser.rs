@@ -181,7 +181,7 @@ fn kbnk_headline(j: &Json) -> String {
         "Black"
     };
     let mate_in = j["mate_in"].as_i64().unwrap_or(0).abs();
-    let no_moves = j["moves"].as_array().is_none_or(|m| m.is_empty());
+    let no_moves = j["moves"].as_array().map_or(true, |m| m.is_empty());
     match j["category"].as_str().unwrap() {
         "win" => format!("{side} mates in {mate_in}"),
         "loss" if j["dtm"] == 0 && no_moves => "Checkmate · White wins".to_string(),
