@@ -679,3 +679,51 @@ async fn mnk_boards() {
         .collect();
     assert_eq!(names, ["kbnk", "mnk-3x3-3"]);
 }
+
+/// Random and mutated positions: every answer is 200 or 400 with a JSON body, never a 500
+/// (a plug-in panic, caught by the server) and never a dropped connection.
+#[tokio::test]
+async fn random_input_never_breaks_a_probe() {
+    let (_, app) = real();
+    let app: &Router = app;
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let seeds = [
+        ("kbnk", "8/8/8/3k4/8/8/8/KBN5 w - - 0 1"),
+        ("kbnk", "k7/8/1K6/8/3B4/8/2N5/8 b - - 0 1"),
+        ("mnk-3x3-3", "x../.o./..x"),
+        ("mnk-3x3-3", ".../.../..."),
+    ];
+    let alphabet: &[u8] = b"kKbBnNqQpP12345678/ wb-_x.o0\\%\x00\xff";
+    for round in 0..3000 {
+        let (table, seed) = seeds[round % seeds.len()];
+        let mut bytes = seed.as_bytes().to_vec();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() as usize) % (bytes.len() + 1);
+            let c = alphabet[(next() as usize) % alphabet.len()];
+            match next() % 3 {
+                0 if at < bytes.len() => bytes[at] = c,
+                1 => bytes.insert(at, c),
+                _ if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.push(c),
+            }
+        }
+        let encoded: String = bytes.iter().map(|b| format!("%{b:02X}")).collect();
+        let r = get(app, &format!("/api/probe/{table}?position={encoded}")).await;
+        assert!(
+            r.status == StatusCode::OK || r.status == StatusCode::BAD_REQUEST,
+            "{table} {:?}: {} {}",
+            String::from_utf8_lossy(&bytes),
+            r.status,
+            r.text()
+        );
+        assert!(is_json(&r));
+    }
+}
