@@ -41,6 +41,26 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// CPU seconds (user + system) used so far by process `pid` (`self` for this one).
+fn cpu_seconds(pid: &str) -> f64 {
+    let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // Fields after the command name (which may contain spaces) start at state (field 3).
+    let rest = s.rsplit_once(')').map_or("", |r| r.1);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15: indices 11 and 12 after the state. Linux counts
+    // them in USER_HZ, which is 100 on every mainstream architecture.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
 /// One keep-alive HTTP/1.1 connection.
 struct Conn {
     stream: TcpStream,
@@ -251,9 +271,14 @@ fn main() {
                 samples
             })
         };
+        let load_before = loadavg();
+        let (server_cpu0, client_cpu0) = (cpu_seconds(&pid.to_string()), cpu_seconds("self"));
         let t0 = Instant::now();
         let res = run(&addr, &paths, conns, Duration::from_secs(secs), max_requests).await;
         let elapsed = t0.elapsed().as_secs_f64();
+        let server_cpu = cpu_seconds(&pid.to_string()) - server_cpu0;
+        let client_cpu = cpu_seconds("self") - client_cpu0;
+        let load_after = loadavg();
         stop_sampling.store(true, Ordering::Relaxed);
         let samples = sampler.await.unwrap();
         let rss_after = rss_kib(pid).unwrap_or(0);
@@ -294,6 +319,16 @@ fn main() {
             rss_after as f64 / 1024.0,
             rss_max.load(Ordering::Relaxed) as f64 / 1024.0,
             samples.len()
+        );
+        println!(
+            "  CPU                server {:.1} s ({:.1} us/probe), load generator {:.1} s ({:.1} us/probe)",
+            server_cpu,
+            server_cpu * 1e6 / n.max(1) as f64,
+            client_cpu,
+            client_cpu * 1e6 / n.max(1) as f64
+        );
+        println!(
+            "  machine load avg   {load_before} before, {load_after} after (other processes included)"
         );
         println!("  server still up    {}", if alive { "yes" } else { "NO" });
         assert!(alive, "the server went down");
