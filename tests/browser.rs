@@ -1,8 +1,11 @@
 //! End to end in a real browser: Debian's Chromium driven through chromedriver (WebDriver)
 //! by fantoccini. Starts `retro serve`'s router on a free port over tables generated into a
 //! temporary folder, then uses the viewer as a person would: opens a KBNK position from a
-//! URL, reads the distance shown, drags pieces, plays the best move, places a stone on a
-//! k-in-a-row board. Saves `target/browser-screenshot.png` (and `-mnk.png`).
+//! URL, reads the distance shown, drags pieces (a legal move, then an illegal edit), goes
+//! back, plays the best move, pastes a FEN, flips the board, autoplays towards mate, then
+//! places a stone on a k-in-a-row board and lets the computer answer. Every figure shown is
+//! checked against the library's own probe. Saves `target/browser-screenshot.png` (and
+//! `target/browser-screenshot-mnk.png`).
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`: `scripts/install-browser.sh`
 //! installs them (the README's test command runs it).
@@ -320,13 +323,73 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error
         .find(Locator::Css(&format!("[data-square={from}] .piece")))
         .await
         .is_err());
+
+    // 5. Paste a FEN into the box; flip the board.
+    let fen5 = "7k/8/5K2/8/8/8/8/B6N w - - 0 1";
+    let input = c.find(Locator::Css("#fen")).await?;
+    input.clear().await?;
+    input.send_keys(&format!("{fen5}\u{E007}")).await?;
+    let shown5 = kbnk_shows(c, fen5).await;
+    assert_eq!(shown5, kbnk_headline(&kbnk_probe(dir, fen5)));
+    c.find(Locator::Css("#flip")).await?.click().await?;
+    let corner = c
+        .execute(
+            "return document.querySelector('#board .square').dataset.square",
+            vec![],
+        )
+        .await?;
+    assert_eq!(corner, json!("h1"), "flipped: h1 at the top left");
+    c.find(Locator::Css("#flip")).await?.click().await?;
+
+    // 6. Autoplay at the fastest speed plays the table's best moves; stop it.
+    c.execute(
+        "const s = document.querySelector('#speed'); s.value = s.min; s.dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await?;
+    let ply = "Number(document.querySelector('#ply').textContent.split('/')[0])";
+    let ply0 = c
+        .execute(&format!("return {ply}"), vec![])
+        .await?
+        .as_i64()
+        .unwrap();
+    c.find(Locator::Css("#autoplay")).await?.click().await?;
+    wait_js(
+        c,
+        &format!("{ply} >= {}", ply0 + 6),
+        "autoplay to play six plies",
+    )
+    .await;
+    c.find(Locator::Css("#autoplay")).await?.click().await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let fen6 = c
+        .find(Locator::Css("#fen"))
+        .await?
+        .prop("value")
+        .await?
+        .unwrap();
+    let shown6 = kbnk_shows(c, &fen6).await;
+    let j6 = kbnk_probe(dir, &fen6);
+    assert_eq!(shown6, kbnk_headline(&j6));
+    let j5 = kbnk_probe(dir, fen5);
+    if j5["category"] == "win" {
+        // Best play on both sides: the mate comes one move nearer with every white move.
+        let plies = |j: &Json| j["dtm"].as_i64().unwrap().abs();
+        let played = c
+            .execute(&format!("return {ply}"), vec![])
+            .await?
+            .as_i64()
+            .unwrap()
+            - ply0;
+        assert_eq!(plies(&j6), plies(&j5) - played, "{fen5} -> {fen6}");
+    }
     let errors = c.execute("return window.__errors || []", vec![]).await?;
     assert_eq!(errors, json!([]), "JavaScript errors on the page");
     let png = c.screenshot().await?;
     std::fs::create_dir_all(target_dir()).unwrap();
     std::fs::write(target_dir().join("browser-screenshot.png"), &png).unwrap();
 
-    // 5. k-in-a-row: open the 3x3 board, read the hints, place a stone.
+    // 7. k-in-a-row: open the 3x3 board, read the hints, place a stone.
     c.find(Locator::Css("#tabs [data-table='mnk-3x3-3']"))
         .await?
         .click()
