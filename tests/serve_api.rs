@@ -465,6 +465,10 @@ async fn no_way_out_of_the_tables_folder() {
         format!("/tables/{}", abs_secret.replace('/', "%2f")),
         "/tables/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd".to_string(),
         "/tables/..".to_string(),
+        "/tables/%ff".to_string(),
+        "/tables/%".to_string(),
+        "/tables/takeaway.rtb%00".to_string(),
+        "/tables/takeaway.rtb%2f..%2f..%2fsecret.txt".to_string(),
         "/tables/".to_string(),
         "/tables".to_string(),
     ];
