@@ -128,7 +128,7 @@ fn examples_mate_in_33() {
     ] {
         let (pos, p) = probe_fen(fen);
         assert_eq!(p.value, Value::Win(65), "{fen}");
-        let shown = g.present(&pos, &p);
+        let shown = show(g.present(&pos, &p));
         assert_eq!(shown.json["category"], "win");
         assert_eq!(shown.json["dtm"], 65);
         assert_eq!(shown.json["mate_in"], 33);
@@ -143,7 +143,7 @@ fn examples_mate_in_33() {
     }
     let (pos, p) = probe_fen("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
     assert_eq!(p.value, Value::Loss(66));
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     assert_eq!(shown.json["category"], "loss");
     assert_eq!(shown.json["dtm"], -66);
     assert_eq!(shown.json["mate_in"], -33);
@@ -178,8 +178,8 @@ fn mirrored_positions_agree() {
         assert_eq!(ra.value, rb.value, "{a}");
         let mirror_mv = |m: u8| m ^ 7;
         assert_eq!(ra.best.map(mirror_mv), rb.best, "{a}");
-        let ja = g.present(&pa, &ra).json;
-        let jb = g.present(&pb, &rb).json;
+        let ja = show(g.present(&pa, &ra)).json;
+        let jb = show(g.present(&pb, &rb)).json;
         assert_eq!(ja["dtm"], jb["dtm"]);
         let ua = ja["best"]["uci"].as_str().unwrap().to_string();
         let ub = jb["best"]["uci"].as_str().unwrap().to_string();
@@ -241,7 +241,7 @@ fn presented_answers() {
     // Mate in 1: Bf6#.
     let (pos, p) = probe_fen("7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
     assert_eq!(p.value, Value::Win(1));
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     println!("{}\n{}", shown.text, shown.json);
     let j = &shown.json;
     assert_eq!(j["fen"], "7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
@@ -264,7 +264,7 @@ fn presented_answers() {
     // Black to move with a capture available: the capture is a draw, listed first.
     let (pos, p) = probe_fen("8/8/8/8/8/8/3N4/K1k2B2 b - - 0 1");
     assert_eq!(p.value, Value::Draw);
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     println!("{}\n{}", shown.text, shown.json);
     let j = &shown.json;
     assert_eq!(j["category"], "draw");
@@ -294,4 +294,17 @@ fn written_table_verifies() {
             "black to move: 6830292 legal, 5594084 decided, 1236208 drawn, longest 33 moves (1480 positions)",
         ]
     );
+}
+
+/// A rendered answer in both forms.
+struct Shown {
+    json: serde_json::Value,
+    text: String,
+}
+
+fn show(p: retro::game::Presented) -> Shown {
+    Shown {
+        json: serde_json::from_str(&p.json()).expect("answers are JSON"),
+        text: p.text(),
+    }
 }
