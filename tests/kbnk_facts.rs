@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use retro::game::{Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::game::{DistanceUnit, Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
 use retro::kbnk::Kbnk;
 use retro::probe::probe;
 use retro::progress::Silent;
@@ -286,13 +286,25 @@ fn written_table_verifies() {
     let report = retro::table::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
     assert!(report.ok(), "{:?}", report.first);
     assert_eq!(report.checked, 2 * HALF as u64);
-    let lines = Kbnk::new().summary_lines(&fixture().table);
+    // The statistics `generate` and `info` print come from the header's histograms.
+    let stats = retro::summary::stats(fixture().table.header(), DistanceUnit::Moves);
     assert_eq!(
-        lines,
-        [
-            "white to move: 5437752 legal, 5411092 decided, 26660 drawn, longest 33 moves (552 positions)",
-            "black to move: 6830292 legal, 5594084 decided, 1236208 drawn, longest 33 moves (1480 positions)",
-        ]
+        (
+            stats[0].legal,
+            stats[0].wins,
+            stats[0].draws,
+            stats[0].longest
+        ),
+        (5_437_752, 5_411_092, 26_660, Some((33, 552)))
+    );
+    assert_eq!(
+        (
+            stats[1].legal,
+            stats[1].losses,
+            stats[1].draws,
+            stats[1].longest
+        ),
+        (6_830_292, 5_594_084, 1_236_208, Some((33, 1480)))
     );
 }
 
