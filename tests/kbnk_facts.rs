@@ -4,10 +4,11 @@
 use std::sync::OnceLock;
 
 use retro::game::{DistanceUnit, Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::generate::write_solution;
 use retro::kbnk::Kbnk;
 use retro::probe::probe;
 use retro::progress::Silent;
-use retro::table::{write_table, Table};
+use retro::table::Table;
 
 struct Fixture {
     sol: Solution,
@@ -23,16 +24,7 @@ fn fixture() -> &'static Fixture {
             .solve(&SolveOptions { progress: &Silent })
             .expect("solves");
         let dir = tempfile::tempdir().expect("tempdir");
-        let (game, params) = g.params();
-        let (path, _) = write_table(
-            dir.path(),
-            game,
-            &g.name(),
-            params,
-            &g.sections(),
-            &sol.records,
-        )
-        .expect("writes");
+        let (path, _) = write_solution(&g, dir.path(), &sol).expect("writes");
         let table = Table::open(&path).expect("opens");
         Fixture {
             sol,

@@ -5,25 +5,17 @@
 use std::collections::HashMap;
 
 use retro::game::{Game, GameText, PositionError, SolveOptions, Value};
+use retro::generate::write_solution;
 use retro::mnk::Mnk;
 use retro::progress::Silent;
-use retro::table::{write_table, Table};
+use retro::table::Table;
 
 /// Solve with the plug-in's own solver and open the written table.
 fn table(w: u32, h: u32, k: u32) -> (Mnk, Table, tempfile::TempDir) {
     let g = Mnk::new(w, h, k).unwrap();
     let sol = g.solve(&SolveOptions { progress: &Silent }).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let (game, params) = g.params();
-    let (path, _) = write_table(
-        dir.path(),
-        game,
-        &g.name(),
-        params,
-        &g.sections(),
-        &sol.records,
-    )
-    .unwrap();
+    let (path, _) = write_solution(&g, dir.path(), &sol).unwrap();
     let t = Table::open(&path).unwrap();
     (g, t, dir)
 }
