@@ -7,10 +7,11 @@
 use std::time::{Duration, Instant};
 
 use retro::game::{Game, GameText, SolveOptions};
+use retro::generate::write_solution;
 use retro::kbnk::{Kbnk, Position, Side};
 use retro::probe::probe;
 use retro::progress::Silent;
-use retro::table::{write_table, Table};
+use retro::table::Table;
 
 /// Peak resident memory of this process so far, from /proc (Linux), in MiB.
 fn peak_mib() -> Option<f64> {
@@ -81,15 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let dir = tempfile::tempdir()?;
-    let (game, params) = g.params();
-    let (path, _) = write_table(
-        dir.path(),
-        game,
-        &g.name(),
-        params,
-        &g.sections(),
-        &sol.records,
-    )?;
+    let (path, _) = write_solution(&g, dir.path(), &sol)?;
     drop(sol);
     let table = Table::open(&path)?;
 
@@ -134,13 +127,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for p in positions.iter().take(10_000) {
         let t = Instant::now();
         let probed = probe(&g, &table, p);
-        let shown = g.present(p, &probed);
+        let json = g.present(p, &probed).json();
         ptimes.push(t.elapsed());
-        sink += shown.text.len();
+        sink += json.len();
     }
     ptimes.sort();
     println!(
-        "probe + present (JSON and text), 10000 positions: median {:.2} µs (sink {sink})",
+        "probe + JSON answer, 10000 positions: median {:.2} µs (sink {sink})",
         ptimes[ptimes.len() / 2].as_secs_f64() * 1e6
     );
     println!(

@@ -65,18 +65,8 @@ fn main() {
             .expect("solves");
         let solve = t1.elapsed().as_secs_f64();
         let t2 = Instant::now();
-        let (game, params) = g.params();
         let (path, _) = pool
-            .install(|| {
-                retro::table::write_table(
-                    dir.path(),
-                    game,
-                    &g.name(),
-                    params,
-                    &g.sections(),
-                    &sol.records,
-                )
-            })
+            .install(|| retro::generate::write_solution(&g, dir.path(), &sol))
             .expect("writes");
         let write = t2.elapsed().as_secs_f64();
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);

@@ -267,12 +267,17 @@ pub trait GameText: Game {
     }
 }
 
-/// A probe answer in both forms.
-#[derive(Clone, Debug)]
-pub struct Presented {
-    pub json: serde_json::Value,
-    pub text: String,
+/// A probe answer, rendered on demand: JSON for programs, words for people. Rendering only
+/// the form asked for keeps batch probing fast (no JSON tree, no text nobody reads).
+pub trait ProbeAnswer: Send {
+    /// One JSON object, on one line.
+    fn json(&self) -> String;
+    /// The answer in words, one or more lines.
+    fn text(&self) -> String;
 }
+
+/// What [`GameText::present`] returns.
+pub type Presented = Box<dyn ProbeAnswer>;
 
 /// How a game counts distances for people.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

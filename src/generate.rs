@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::game::SolveOptions;
+use crate::game::{Solution, SolveOptions};
 use crate::progress::Progress;
 use crate::registry::Plugin;
 use crate::solve::SolveError;
@@ -39,21 +39,30 @@ pub fn generate(
     let solution = plugin.solve(&SolveOptions { progress })?;
     let solve_seconds = start.elapsed().as_secs_f64();
     progress.phase("writing", 0);
-    let (game, params) = plugin.params();
-    let (path, header) = write_table(
-        dir,
-        game,
-        &plugin.name(),
-        params,
-        &plugin.sections(),
-        &solution.records,
-    )?;
+    let (path, header) = write_solution(plugin, dir, &solution)?;
     Ok(Generated {
         path,
         header,
         solve_seconds,
         total_seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Write a solution of `plugin` as its table in `dir`.
+pub fn write_solution(
+    plugin: &dyn Plugin,
+    dir: &Path,
+    solution: &Solution,
+) -> Result<(PathBuf, Header), TableError> {
+    let (game, params) = plugin.params();
+    write_table(
+        dir,
+        game,
+        &plugin.name(),
+        params,
+        &plugin.sections(),
+        &solution.records,
+    )
 }
 
 /// Run `f` on a rayon pool of `threads` workers (`None`: one per core).

@@ -159,7 +159,7 @@ fn cmd_generate(a: GenerateArgs) -> Result<bool> {
 /// One probe answer as a JSON line (batch mode): the answer, or an error object.
 fn probe_line(plugin: &dyn Plugin, table: &retro::table::Table, line: &str) -> (String, bool) {
     let v = match plugin.probe(table, line) {
-        Ok(p) => return (p.json.to_string(), true),
+        Ok(p) => return (p.json(), true),
         Err(PositionError::Illegal(why)) => {
             serde_json::json!({"input": line, "category": "illegal", "error": why})
         }
@@ -175,9 +175,9 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
         return match plugin.probe(table, &a.position) {
             Ok(p) => {
                 if a.json {
-                    println!("{}", p.json);
+                    println!("{}", p.json());
                 } else {
-                    print!("{}", p.text);
+                    println!("{}", p.text().trim_end());
                 }
                 Ok(true)
             }
@@ -191,45 +191,53 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
             Err(e) => Err(e.into()),
         };
     }
-    // Batch: read in blocks, answer each block in parallel, write in input order.
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // Batch: answer one block of lines in parallel while the next block is read, then
+    // write the answers in input order.
+    // Not `stdin().lock()`: the reader moves to a worker thread, and the lock cannot.
+    let mut input = std::io::BufReader::with_capacity(1 << 20, std::io::stdin());
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     let mut all_ok = true;
-    let mut lines = Vec::with_capacity(4096);
-    loop {
-        lines.clear();
-        let mut buf = String::new();
-        while lines.len() < 4096 {
-            buf.clear();
-            if input
-                .read_line(&mut buf)
-                .context("reading standard input")?
-                == 0
-            {
-                break;
-            }
-            let l = buf.trim();
-            if !l.is_empty() {
-                lines.push(l.to_string());
-            }
-        }
-        if lines.is_empty() {
-            break;
-        }
-        let answers: Vec<(String, bool)> = lines
-            .par_iter()
-            .map(|l| probe_line(plugin, table, l))
-            .collect();
+    let mut block = read_block(&mut input)?;
+    while !block.is_empty() {
+        let (answers, next) = rayon::join(
+            || {
+                block
+                    .par_iter()
+                    .map(|l| probe_line(plugin, table, l))
+                    .collect::<Vec<_>>()
+            },
+            || read_block(&mut input),
+        );
         for (json, ok) in answers {
             all_ok &= ok;
             out.write_all(json.as_bytes())?;
             out.write_all(b"\n")?;
         }
+        block = next?;
     }
     out.flush()?;
     Ok(all_ok)
+}
+
+/// Up to 16,384 non-empty lines of `input` (fewer only at the end).
+fn read_block(input: &mut impl BufRead) -> Result<Vec<String>> {
+    let mut lines = Vec::with_capacity(1 << 14);
+    let mut buf = String::new();
+    while lines.len() < 1 << 14 {
+        buf.clear();
+        if input
+            .read_line(&mut buf)
+            .context("reading standard input")?
+            == 0
+        {
+            break;
+        }
+        let l = buf.trim();
+        if !l.is_empty() {
+            lines.push(l.to_string());
+        }
+    }
+    Ok(lines)
 }
 
 fn cmd_info(a: InfoArgs) -> Result<bool> {

@@ -61,18 +61,23 @@ pub fn stats(header: &Header, unit: DistanceUnit) -> Vec<SectionStats> {
         .collect()
 }
 
-/// A plain-text table of the statistics.
+/// A plain-text table of the statistics: one row per distance, a column for each side's
+/// wins and losses (columns that would be all zero are left out).
 pub fn render(stats: &[SectionStats], unit: DistanceUnit) -> String {
     use std::fmt::Write;
+    // (section, wins?) for every column that has a non-zero entry.
+    let columns: Vec<(usize, bool)> = stats
+        .iter()
+        .enumerate()
+        .flat_map(|(k, s)| [(k, true, s.wins), (k, false, s.losses)])
+        .filter(|c| c.2 > 0)
+        .map(|(k, w, _)| (k, w))
+        .collect();
     let mut out = String::new();
     let _ = write!(out, "{:>8}", unit.word());
-    for s in stats {
-        let _ = write!(
-            out,
-            " {:>12} {:>12}",
-            format!("{} wins", s.name),
-            format!("{} losses", s.name)
-        );
+    for &(k, wins) in &columns {
+        let what = if wins { "wins" } else { "losses" };
+        let _ = write!(out, " {:>14}", format!("{} {what}", stats[k].name));
     }
     out.push('\n');
     let mut all: Vec<u16> = stats
@@ -83,13 +88,13 @@ pub fn render(stats: &[SectionStats], unit: DistanceUnit) -> String {
     all.dedup();
     for d in all {
         let _ = write!(out, "{d:>8}");
-        for s in stats {
-            let (w, l) = s
+        for &(k, wins) in &columns {
+            let n = stats[k]
                 .by_distance
                 .iter()
                 .find(|x| x.0 == d)
-                .map_or((0, 0), |x| (x.1, x.2));
-            let _ = write!(out, " {w:>12} {l:>12}");
+                .map_or(0, |x| if wins { x.1 } else { x.2 });
+            let _ = write!(out, " {n:>14}");
         }
         out.push('\n');
     }

@@ -3,11 +3,12 @@
 
 use std::sync::OnceLock;
 
-use retro::game::{Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::game::{DistanceUnit, Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::generate::write_solution;
 use retro::kbnk::Kbnk;
 use retro::probe::probe;
 use retro::progress::Silent;
-use retro::table::{write_table, Table};
+use retro::table::Table;
 
 struct Fixture {
     sol: Solution,
@@ -23,16 +24,7 @@ fn fixture() -> &'static Fixture {
             .solve(&SolveOptions { progress: &Silent })
             .expect("solves");
         let dir = tempfile::tempdir().expect("tempdir");
-        let (game, params) = g.params();
-        let (path, _) = write_table(
-            dir.path(),
-            game,
-            &g.name(),
-            params,
-            &g.sections(),
-            &sol.records,
-        )
-        .expect("writes");
+        let (path, _) = write_solution(&g, dir.path(), &sol).expect("writes");
         let table = Table::open(&path).expect("opens");
         Fixture {
             sol,
@@ -128,7 +120,7 @@ fn examples_mate_in_33() {
     ] {
         let (pos, p) = probe_fen(fen);
         assert_eq!(p.value, Value::Win(65), "{fen}");
-        let shown = g.present(&pos, &p);
+        let shown = show(g.present(&pos, &p));
         assert_eq!(shown.json["category"], "win");
         assert_eq!(shown.json["dtm"], 65);
         assert_eq!(shown.json["mate_in"], 33);
@@ -143,7 +135,7 @@ fn examples_mate_in_33() {
     }
     let (pos, p) = probe_fen("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
     assert_eq!(p.value, Value::Loss(66));
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     assert_eq!(shown.json["category"], "loss");
     assert_eq!(shown.json["dtm"], -66);
     assert_eq!(shown.json["mate_in"], -33);
@@ -178,8 +170,8 @@ fn mirrored_positions_agree() {
         assert_eq!(ra.value, rb.value, "{a}");
         let mirror_mv = |m: u8| m ^ 7;
         assert_eq!(ra.best.map(mirror_mv), rb.best, "{a}");
-        let ja = g.present(&pa, &ra).json;
-        let jb = g.present(&pb, &rb).json;
+        let ja = show(g.present(&pa, &ra)).json;
+        let jb = show(g.present(&pb, &rb)).json;
         assert_eq!(ja["dtm"], jb["dtm"]);
         let ua = ja["best"]["uci"].as_str().unwrap().to_string();
         let ub = jb["best"]["uci"].as_str().unwrap().to_string();
@@ -241,7 +233,7 @@ fn presented_answers() {
     // Mate in 1: Bf6#.
     let (pos, p) = probe_fen("7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
     assert_eq!(p.value, Value::Win(1));
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     println!("{}\n{}", shown.text, shown.json);
     let j = &shown.json;
     assert_eq!(j["fen"], "7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
@@ -264,7 +256,7 @@ fn presented_answers() {
     // Black to move with a capture available: the capture is a draw, listed first.
     let (pos, p) = probe_fen("8/8/8/8/8/8/3N4/K1k2B2 b - - 0 1");
     assert_eq!(p.value, Value::Draw);
-    let shown = g.present(&pos, &p);
+    let shown = show(g.present(&pos, &p));
     println!("{}\n{}", shown.text, shown.json);
     let j = &shown.json;
     assert_eq!(j["category"], "draw");
@@ -286,12 +278,37 @@ fn written_table_verifies() {
     let report = retro::table::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
     assert!(report.ok(), "{:?}", report.first);
     assert_eq!(report.checked, 2 * HALF as u64);
-    let lines = Kbnk::new().summary_lines(&fixture().table);
+    // The statistics `generate` and `info` print come from the header's histograms.
+    let stats = retro::summary::stats(fixture().table.header(), DistanceUnit::Moves);
     assert_eq!(
-        lines,
-        [
-            "white to move: 5437752 legal, 5411092 decided, 26660 drawn, longest 33 moves (552 positions)",
-            "black to move: 6830292 legal, 5594084 decided, 1236208 drawn, longest 33 moves (1480 positions)",
-        ]
+        (
+            stats[0].legal,
+            stats[0].wins,
+            stats[0].draws,
+            stats[0].longest
+        ),
+        (5_437_752, 5_411_092, 26_660, Some((33, 552)))
     );
+    assert_eq!(
+        (
+            stats[1].legal,
+            stats[1].losses,
+            stats[1].draws,
+            stats[1].longest
+        ),
+        (6_830_292, 5_594_084, 1_236_208, Some((33, 1480)))
+    );
+}
+
+/// A rendered answer in both forms.
+struct Shown {
+    json: serde_json::Value,
+    text: String,
+}
+
+fn show(p: retro::game::Presented) -> Shown {
+    Shown {
+        json: serde_json::from_str(&p.json()).expect("answers are JSON"),
+        text: p.text(),
+    }
 }

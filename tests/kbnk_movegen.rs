@@ -83,7 +83,7 @@ fn legality_and_moves_match_shakmaty() {
         legal_moves(&p, &mut mine);
         let mut a: Vec<(String, String, bool)> = mine
             .iter()
-            .map(|m| (uci(m), san(m), m.is_capture()))
+            .map(|m| (uci(m).to_string(), san(m).to_string(), m.is_capture()))
             .collect();
         let mut b: Vec<(String, String, bool)> = c
             .legal_moves()

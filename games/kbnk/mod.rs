@@ -125,33 +125,6 @@ impl GameText for Kbnk {
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Moves
     }
-
-    fn summary_lines(&self, table: &crate::table::Table) -> Vec<String> {
-        table
-            .header()
-            .sections
-            .iter()
-            .map(|s| {
-                let h = &s.histogram;
-                let at = |b: usize| h.get(b).copied().unwrap_or(0);
-                let legal: u64 = (1..256).map(at).sum();
-                let decisive: u64 = (2..256).map(at).sum();
-                let longest = (2..256).rev().find(|&b| at(b) > 0).map(|b| {
-                    let v = Value::from_byte(b as u8);
-                    (DistanceUnit::Moves.count(v).unwrap_or(0), at(b))
-                });
-                let mut line = format!(
-                    "{} to move: {legal} legal, {decisive} decided, {} drawn",
-                    s.name,
-                    at(1)
-                );
-                if let Some((n, c)) = longest {
-                    line.push_str(&format!(", longest {n} moves ({c} positions)"));
-                }
-                line
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

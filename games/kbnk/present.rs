@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use super::fen::to_fen;
 use super::moves::{legal_moves, terminal, Move};
-use super::notation::{gives_mate, san, uci};
+use super::notation::{san, san_known, uci, San, Uci};
 use super::position::{Position, Side};
-use crate::game::{Presented, Value};
+use crate::game::{Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 
 /// The whole answer (`retro probe kbnk --json`, the server).
@@ -34,16 +34,16 @@ pub struct Answer {
 
 #[derive(Serialize)]
 pub struct BestMove {
-    pub uci: String,
-    pub san: String,
+    pub uci: Uci,
+    pub san: San,
 }
 
 /// One move; `category` and `dtm` describe the position after it for the opponent (as
 /// Lichess does: "loss" is a good move).
 #[derive(Serialize)]
 pub struct MoveAnswer {
-    pub uci: String,
-    pub san: String,
+    pub uci: Uci,
+    pub san: San,
     pub category: &'static str,
     pub dtm: Option<i32>,
     /// Black takes a piece: the game leaves the table as a draw.
@@ -115,14 +115,18 @@ pub fn answer(pos: &Position, probed: &Probed) -> Answer {
         .iter()
         .filter_map(|&(code, v)| {
             let m = find(code)?;
-            let stalemate = m.after.is_some_and(|a| terminal(&a) == Some(Value::Draw));
+            // The table already says which moves mate (the opponent is lost in 0); only a
+            // drawing move can stalemate, so only those need a look at the position after.
+            let checkmate = v == Value::Loss(0);
+            let stalemate =
+                v == Value::Draw && m.after.is_some_and(|a| terminal(&a) == Some(Value::Draw));
             Some(MoveAnswer {
                 uci: uci(m),
-                san: san(m),
+                san: san_known(m, checkmate),
                 category: category(v),
                 dtm: dtm(v),
                 capture: m.is_capture(),
-                checkmate: gives_mate(m),
+                checkmate,
                 stalemate,
             })
         })
@@ -143,30 +147,56 @@ pub fn answer(pos: &Position, probed: &Probed) -> Answer {
     }
 }
 
+/// The answer, rendered as JSON or text on demand.
+struct Rendered {
+    side: Side,
+    value: Value,
+    /// The value after each move, in the order of `answer.moves`.
+    after: Vec<Value>,
+    answer: Answer,
+}
+
+impl ProbeAnswer for Rendered {
+    fn json(&self) -> String {
+        // Plain structs of strings and numbers: serialising cannot fail.
+        serde_json::to_string(&self.answer).expect("answer serialises")
+    }
+
+    fn text(&self) -> String {
+        use std::fmt::Write;
+        let a = &self.answer;
+        let mut text = format!("{}\n{}\n", a.fen, words(self.side, self.value, a.stalemate));
+        if let Some(b) = &a.best {
+            let _ = writeln!(text, "best move: {} ({})", b.san, b.uci);
+        }
+        if !a.moves.is_empty() {
+            text.push_str("moves:\n");
+        }
+        for (m, &v) in a.moves.iter().zip(&self.after) {
+            let after = if m.capture {
+                "draw (capture)".to_string()
+            } else {
+                words(other(self.side), v, m.stalemate)
+            };
+            let _ = writeln!(
+                text,
+                "  {:<7} {:<5} {after}",
+                m.san.to_string(),
+                m.uci.to_string()
+            );
+        }
+        text
+    }
+}
+
 /// The answer as JSON and as text.
 pub fn present(pos: &Position, probed: &Probed) -> Presented {
-    let a = answer(pos, probed);
-    let mut text = format!(
-        "{}\n{}\n",
-        a.fen,
-        words(pos.side, probed.value, a.stalemate)
-    );
-    if let Some(b) = &a.best {
-        text.push_str(&format!("best move: {} ({})\n", b.san, b.uci));
-    }
-    if !a.moves.is_empty() {
-        text.push_str("moves:\n");
-    }
-    for (m, &(_, v)) in a.moves.iter().zip(&probed.moves) {
-        let after = if m.capture {
-            "draw (capture)".to_string()
-        } else {
-            words(other(pos.side), v, m.stalemate)
-        };
-        text.push_str(&format!("  {:<7} {:<5} {after}\n", m.san, m.uci));
-    }
-    let json = serde_json::to_value(&a).unwrap_or(serde_json::Value::Null);
-    Presented { json, text }
+    Box::new(Rendered {
+        side: pos.side,
+        value: probed.value,
+        after: probed.moves.iter().map(|m| m.1).collect(),
+        answer: answer(pos, probed),
+    })
 }
 
 #[cfg(test)]
@@ -204,10 +234,12 @@ mod tests {
             moves: vec![],
         };
         let p = present(&pos, &probed);
-        assert_eq!(p.json["category"], "loss");
-        assert_eq!(p.json["dtm"], 0);
-        assert_eq!(p.json["checkmate"], true);
-        assert!(p.json["best"].is_null());
-        assert!(p.text.contains("black is checkmated"), "{}", p.text);
+        let p_json: serde_json::Value = serde_json::from_str(&p.json()).unwrap();
+        let p_text = p.text();
+        assert_eq!(p_json["category"], "loss");
+        assert_eq!(p_json["dtm"], 0);
+        assert_eq!(p_json["checkmate"], true);
+        assert!(p_json["best"].is_null());
+        assert!(p_text.contains("black is checkmated"), "{}", p_text);
     }
 }

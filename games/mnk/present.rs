@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::board::Board;
 use super::notation::{board_picture, board_text};
 use super::Mnk;
-use crate::game::{Game, Presented, Value};
+use crate::game::{Game, Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 use crate::table::Table;
 
@@ -86,6 +86,56 @@ pub fn value_words(v: Value, mover: char, full: bool) -> String {
     }
 }
 
+/// The answer, rendered as JSON or text on demand.
+struct Rendered {
+    answer: Answer,
+    /// The board picture, the players' letters, and the value after each move (in the order
+    /// of `answer.moves`) with whether that move fills the board.
+    picture: String,
+    mover: char,
+    other: char,
+    after: Vec<(Value, bool)>,
+}
+
+impl ProbeAnswer for Rendered {
+    fn json(&self) -> String {
+        // Plain structs of strings and numbers: serialising cannot fail.
+        serde_json::to_string(&self.answer).expect("answer serialises")
+    }
+
+    fn text(&self) -> String {
+        use std::fmt::Write;
+        let a = &self.answer;
+        let mut text = self.picture.clone();
+        text.push('\n');
+        if a.terminal {
+            let _ = writeln!(text, "game over: {}", a.text);
+        } else {
+            let _ = writeln!(text, "{} to move: {}", self.mover, a.text);
+            match &a.best {
+                Some(c) => {
+                    let _ = writeln!(text, "best move: {}", c.cell);
+                }
+                None => text.push_str("best move: none stored (every move draws at best)\n"),
+            }
+            let _ = writeln!(
+                text,
+                "after each move ({} to move), best first:",
+                self.other
+            );
+            for (m, &(v, fills)) in a.moves.iter().zip(&self.after) {
+                let _ = writeln!(
+                    text,
+                    "  {:<4}{}",
+                    m.cell,
+                    value_words(v, self.other, fills && v == Value::Draw)
+                );
+            }
+        }
+        text.trim_end().to_string()
+    }
+}
+
 /// The probe answer for `pos`.
 pub fn present(game: &Mnk, pos: &Board, probed: &Probed) -> Presented {
     let g = game.geometry();
@@ -112,31 +162,14 @@ pub fn present(game: &Mnk, pos: &Board, probed: &Probed) -> Presented {
             })
             .collect(),
     };
-    let mut text = board_picture(g, pos);
-    text.push('\n');
-    if terminal {
-        text.push_str(&format!("game over: {}\n", answer.text));
-    } else {
-        text.push_str(&format!("{mover} to move: {}\n", answer.text));
-        match &answer.best {
-            Some(c) => text.push_str(&format!("best move: {}\n", c.cell)),
-            None => text.push_str("best move: none stored (every move draws at best)\n"),
-        }
-        text.push_str(&format!("after each move ({other} to move), best first:\n"));
-        for &(m, v) in &probed.moves {
-            let after_full = (pos.x | pos.o).count_ones() + 1 == g.cells;
-            text.push_str(&format!(
-                "  {:<4}{}\n",
-                name(m),
-                value_words(v, other, after_full && v == Value::Draw)
-            ));
-        }
-    }
-    let json = serde_json::to_value(&answer).unwrap_or(serde_json::Value::Null);
-    Presented {
-        json,
-        text: text.trim_end().to_string(),
-    }
+    let fills = (pos.x | pos.o).count_ones() + 1 == g.cells;
+    Box::new(Rendered {
+        answer,
+        picture: board_picture(g, pos),
+        mover,
+        other,
+        after: probed.moves.iter().map(|&(_, v)| (v, fills)).collect(),
+    })
 }
 
 /// `1234567` as `1,234,567`.

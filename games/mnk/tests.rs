@@ -191,11 +191,13 @@ fn probe_text_and_summary() {
     let b = g.parse_position("xx./.o./...").unwrap();
     let p = crate::probe::probe(&g, &t, &b);
     let a = g.present(&b, &p);
-    println!("{}\n{}", a.text, a.json);
-    assert!(a.text.contains("O to move: draw"), "{}", a.text);
-    assert!(a.text.contains("best move: c3"), "{}", a.text);
-    assert!(a.text.contains("a1  X wins in 1 ply"), "{}", a.text);
-    assert_eq!(a.json["best"]["cell"], "c3");
-    assert_eq!(a.json["turn"], "o");
-    assert_eq!(a.json["board"], "xx./.o./...");
+    let a_json: serde_json::Value = serde_json::from_str(&a.json()).unwrap();
+    let a_text = a.text();
+    println!("{a_text}\n{a_json}");
+    assert!(a_text.contains("O to move: draw"), "{}", a_text);
+    assert!(a_text.contains("best move: c3"), "{}", a_text);
+    assert!(a_text.contains("a1  X wins in 1 ply"), "{}", a_text);
+    assert_eq!(a_json["best"]["cell"], "c3");
+    assert_eq!(a_json["turn"], "o");
+    assert_eq!(a_json["board"], "xx./.o./...");
 }
