@@ -173,7 +173,7 @@ async fn drag(c: &Client, from_css: &str, to_css: &str) {
 /// What the library says about a KBNK position (what the page must show).
 fn kbnk_probe(dir: &Path, fen: &str) -> Json {
     let loaded = registry::open(dir, "kbnk").unwrap();
-    loaded.plugin.probe(&loaded.table, fen).unwrap().json
+    serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap()
 }
 
 /// The page's headline for a probe answer (see `verdict` in chess.js).

@@ -81,6 +81,17 @@ fn category(v: Value) -> &'static str {
     }
 }
 
+struct Answer(Json);
+
+impl ProbeAnswer for Answer {
+    fn json(&self) -> String {
+        self.0.to_string()
+    }
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
 impl GameText for TakeAway {
     fn title(&self) -> String {
         "take-away, 1 to 3 stones".into()
@@ -111,10 +122,7 @@ impl GameText for TakeAway {
                 "take": m, "category": category(v), "remoteness": dist(v)
             })).collect::<Vec<_>>(),
         });
-        Presented {
-            text: json.to_string(),
-            json,
-        }
+        Box::new(Answer(json))
     }
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Plies
@@ -557,7 +565,8 @@ async fn kbnk_good_position() {
     let j = r.json();
     // The same JSON as `retro probe --json` (the plug-in's presented JSON).
     let loaded = registry::open(dir.path(), "kbnk").unwrap();
-    let direct = loaded.plugin.probe(&loaded.table, fen).unwrap().json;
+    let direct: Json =
+        serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap();
     assert_eq!(j, direct);
     assert_eq!(j["side"], "white");
     assert_eq!(j["category"], "win");

@@ -66,8 +66,11 @@ async fn probe(
     let text = raw.replace('_', " ");
     let text = text.trim();
     // A plug-in bug must not take a connection down: report it as a 500 instead.
-    let presented = catch_unwind(AssertUnwindSafe(|| {
-        served.plugin.probe(&served.table, text)
+    let body = catch_unwind(AssertUnwindSafe(|| {
+        served
+            .plugin
+            .probe(&served.table, text)
+            .map(|answer| answer.json().into_bytes())
     }))
     .map_err(|panic| {
         let what = panic
@@ -77,8 +80,6 @@ async fn probe(
             .unwrap_or_else(|| "panic".into());
         ApiError::Internal(what)
     })??;
-    let body = serde_json::to_vec(&presented.json)
-        .map_err(|e| ApiError::Internal(format!("serialising the answer: {e}")))?;
     let mut res = json_bytes(StatusCode::OK, body);
     // Tables never change while served: the answer for a position is stable.
     res.headers_mut().insert(
