@@ -284,7 +284,25 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error
         "{shown3}"
     );
 
-    // 4. Back to the position after Kb2, then play the best move.
+    // 4. Clicking a listed move plays it; back twice to the position after Kb2, then play
+    //    the best move.
+    c.find(Locator::Css("#back")).await?.click().await?;
+    kbnk_shows(c, fen2).await;
+    let listed = j2["moves"].as_array().unwrap();
+    let last = listed.last().unwrap()["uci"].as_str().unwrap().to_string();
+    c.find(Locator::Css(&format!("#moves button[data-uci='{last}']")))
+        .await?
+        .click()
+        .await?;
+    wait_js(
+        c,
+        &format!(
+            "document.querySelector('.square.last[data-square={}] [data-piece=k]')",
+            &last[2..4]
+        ),
+        "the clicked move to be played",
+    )
+    .await;
     c.find(Locator::Css("#back")).await?.click().await?;
     kbnk_shows(c, fen2).await;
     let best2 = j2["best"]["uci"].as_str().unwrap().to_string();

@@ -740,3 +740,56 @@ async fn random_input_never_breaks_a_probe() {
         assert!(is_json(&r));
     }
 }
+
+/// The real binary: `retro serve` says where it listens, serves, and skips files that are not
+/// tables it knows (here the take-away table, whose game the registry does not know).
+#[test]
+fn serve_binary_says_where_it_listens() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let f = takeaway();
+    let dir = f.root.join("tables");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args([
+            "serve",
+            "--no-generate",
+            "--addr",
+            "127.0.0.1:0",
+            "--tables",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut stderr = child.stderr.take().unwrap();
+    let _guard = Kill(child);
+    let mut lines = Vec::new();
+    let addr = loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).unwrap() == 0 {
+            let mut err = String::new();
+            let _ = stderr.read_to_string(&mut err);
+            panic!("retro serve exited: {lines:?} {err}");
+        }
+        if let Some(rest) = line.split("listening on http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+        lines.push(line);
+    };
+    assert!(lines.iter().any(|l| l.contains("0 table(s)")), "{lines:?}");
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.write_all(b"GET /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    assert!(reply.ends_with("{\"tables\":[]}"), "{reply}");
+}
