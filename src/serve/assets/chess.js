@@ -95,8 +95,14 @@ export function moveVerdict(m) {
 const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
 
 /** The position's result in words: {cls, head, sub}. */
-export function verdict(res) {
+export function verdict(res, pos) {
   if (!res) return { cls: "pending", head: "…", sub: "" };
+  if (!res.ok && pos) {
+    // After a capture the game leaves the table: king and one minor piece cannot mate.
+    const pieces = pos.board.filter(Boolean).sort().join("");
+    if (pieces === "BKk" || pieces === "KNk" || pieces === "Kk")
+      return { cls: "draw", head: "Draw · insufficient material", sub: "A lone bishop or knight cannot force mate; this position is outside the KBNK table." };
+  }
   if (!res.ok) {
     const d = res.data || {};
     if (d.category === "illegal") return { cls: "illegal", head: `Illegal: ${d.reason || d.error}`, sub: "Drag the pieces to a legal position." };
@@ -145,7 +151,7 @@ export function mountChess(root, table) {
   }
   const resultHead = el("div", { id: "result", class: "result-head" });
   const resultSub = el("div", { id: "result-sub", class: "result-sub" });
-  const bestEl = el("div", { id: "best", class: "best" });
+  const bestEl = el("div", { id: "best", class: "best-line" });
   const resultBox = el("div", { class: "result" }, resultHead, resultSub, bestEl);
   const movesEl = el("ol", { id: "moves", class: "moves" });
   const fenInput = el("input", { id: "fen", class: "fen", type: "text", spellcheck: "false", autocomplete: "off", "aria-label": "FEN" });
@@ -333,7 +339,7 @@ export function mountChess(root, table) {
 
   function drawPanel() {
     const res = S.result;
-    const v = verdict(res);
+    const v = verdict(res, current().pos);
     resultBox.className = `result ${v.cls}`;
     resultHead.textContent = v.head;
     resultSub.textContent = v.sub;
