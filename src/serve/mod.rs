@@ -70,7 +70,30 @@ pub fn ensure_default_tables(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Run the server until Ctrl-C.
+/// Ctrl-C, or SIGTERM on Unix (as service managers send).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    eprintln!("retro serve: shutting down");
+}
+
+/// Run the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if !args.no_generate {
         ensure_default_tables(&args.tables)?;
@@ -103,9 +126,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         );
         println!("retro serve: listening on http://{addr}/ (Ctrl-C to stop)");
         axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
+            .with_graceful_shutdown(shutdown_signal())
             .await
             .context("serving")
     })
