@@ -41,7 +41,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn tables(State(state): State<AppState>) -> Response {
-    json_bytes(StatusCode::OK, state.list_json().to_vec())
+    json_bytes(StatusCode::OK, state.list_json())
 }
 
 async fn probe(
@@ -113,7 +113,7 @@ fn not_found_text() -> (StatusCode, &'static str) {
 }
 
 /// A JSON answer; any page may read the API (simple GETs need no preflight).
-fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+fn json_bytes(status: StatusCode, body: impl Into<axum::body::Body>) -> Response {
     (
         status,
         [
@@ -126,7 +126,7 @@ fn json_bytes(status: StatusCode, body: Vec<u8>) -> Response {
                 HeaderValue::from_static("*"),
             ),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }

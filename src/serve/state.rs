@@ -25,8 +25,8 @@ pub struct AppState {
 struct Inner {
     dir: PathBuf,
     tables: HashMap<String, Served>,
-    /// `GET /api/tables`, serialised once.
-    list_json: Vec<u8>,
+    /// `GET /api/tables`, serialised once (cloning `Bytes` shares it).
+    list_json: axum::body::Bytes,
     /// Table names, sorted, for error messages.
     known: String,
 }
@@ -66,7 +66,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 dir: dir.to_path_buf(),
                 tables,
-                list_json,
+                list_json: list_json.into(),
                 known: if known.is_empty() {
                     "none".into()
                 } else {
@@ -88,8 +88,8 @@ impl AppState {
         &self.inner.known
     }
 
-    pub fn list_json(&self) -> &[u8] {
-        &self.inner.list_json
+    pub fn list_json(&self) -> axum::body::Bytes {
+        self.inner.list_json.clone()
     }
 
     pub fn len(&self) -> usize {
