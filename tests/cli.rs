@@ -84,6 +84,12 @@ fn generate_leaves_only_the_finished_file() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, vec!["kbnk.rtb".to_string()]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(kbnk_file()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "readable by all, writable by the owner");
+    }
     // Two 16 MiB arrays plus one aligned header page.
     assert_eq!(
         std::fs::metadata(kbnk_file()).unwrap().len(),

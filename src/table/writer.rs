@@ -106,6 +106,15 @@ pub fn write_table(
     tmp.as_file()
         .set_len(header.file_len())
         .map_err(io_err(tmp.path()))?;
+    // Temporary files are created private (0600); a finished table is ordinary data that
+    // other users and the server may read.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(io_err(tmp.path()))?;
+    }
     tmp.as_file().sync_all().map_err(io_err(tmp.path()))?;
     tmp.persist(&path).map_err(|e| TableError::Io {
         path: path.clone(),
