@@ -76,21 +76,24 @@ fn main() -> anyhow::Result<()> {
         .spawn()?;
     let mut stdin = child.stdin.take().expect("piped");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .expect("piped")
-        .read_to_string(&mut out)?;
+    // Stream the answers (over a gigabyte of JSON), counting lines without holding them.
+    let mut lines = 0usize;
+    let mut answers = child.stdout.take().expect("piped");
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = answers.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+    }
     writer.join().expect("writer thread")?;
     child.wait()?;
     let secs = start.elapsed().as_secs_f64();
 
-    let lines = out.lines().count();
-    let illegal = out.lines().filter(|l| l.contains("\"illegal\"")).count();
     assert_eq!(lines, N, "one answer per position");
     println!(
-        "cli batch probe: {N} positions ({illegal} illegal) in {secs:.2} s = {:.0} positions/s",
+        "cli batch probe: {N} positions (a fifth of them illegal) in {secs:.2} s = {:.0} positions/s",
         N as f64 / secs
     );
     Ok(())

@@ -88,7 +88,11 @@ fn generate_leaves_only_the_finished_file() {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(kbnk_file()).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o644, "readable by all, writable by the owner");
+        assert_eq!(
+            mode & 0o777,
+            0o644,
+            "readable by all, writable by the owner"
+        );
     }
     // Two 16 MiB arrays plus one aligned header page.
     assert_eq!(
