@@ -14,6 +14,8 @@ pub mod solve;
 pub mod summary;
 pub mod table;
 
+#[path = "../games/gomoku/mod.rs"]
+pub mod gomoku;
 #[path = "../games/kbnk/mod.rs"]
 pub mod kbnk;
 #[path = "../games/mnk/mod.rs"]

@@ -38,8 +38,18 @@ enum Command {
     Info(InfoArgs),
     /// Check a table file: its checksums, then every record against its successors.
     Verify(VerifyArgs),
+    /// Gomoku tools: validate winning strategy graphs.
+    #[command(subcommand)]
+    Gomoku(GomokuCommand),
     /// Serve the tables over HTTP: JSON API and web viewer (generates missing default tables).
     Serve(retro::serve::ServeArgs),
+}
+
+#[derive(Subcommand)]
+enum GomokuCommand {
+    /// Validate a winning strategy graph for black: every white reply must continue in the
+    /// graph or be proven lost for white by a sound threat-sequence search.
+    Validate(retro::gomoku::cli::ValidateArgs),
 }
 
 #[derive(Args)]
@@ -103,6 +113,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => cmd_probe(a),
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
+        Command::Gomoku(GomokuCommand::Validate(a)) => retro::gomoku::cli::run_validate(&a),
         Command::Serve(a) => retro::serve::run(a).map(|()| true),
     };
     match result {

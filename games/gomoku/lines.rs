@@ -1,0 +1,308 @@
+//! Line geometry and sliding-window primitives on one line.
+//!
+//! Every line of the board (rows, columns, both diagonals) is held as two bit planes of
+//! 16 bits each: bit `i` of the first plane is a black stone at position `i` of the line,
+//! bit `i` of the second a white stone. That is 2 bits per cell, as in the seed; keeping the
+//! two planes apart lets one mask and popcount a whole window at once.
+//!
+//! The functions here are the exact definitions every proof relies on. They are written
+//! for any `k` and any line length up to [`MAX_LINE`].
+
+use super::board::Rules;
+
+/// Longest line supported (and so the largest board side).
+pub const MAX_LINE: usize = 16;
+
+/// Mask of the `n` lowest bits.
+#[inline]
+pub fn low_mask(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// Positions `p` (as a bit mask) that are empty and where a stone of `own` makes a winning
+/// run: exactly `k` stones in a row under [`Rules::Standard`], `k` or more under
+/// [`Rules::Freestyle`].
+///
+/// A run of exactly `k` through `p` is a window of `k` cells, all `own` once `p` is filled,
+/// whose two outside neighbours are not `own`: so a window with `k - 1` own stones, no
+/// opponent stone, and (standard) no own stone right next to it.
+#[inline]
+pub fn win_cells(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> u32 {
+    windows_with(own, opp, len, k, rules, k - 1)
+}
+
+/// Empty positions where a stone of `own` creates at least one winning cell (a "four").
+/// Windows of `k` cells with `k - 2` own stones, no opponent stone and (standard) no own
+/// stone right next to them; both empty cells of such a window are four-makers.
+#[inline]
+pub fn four_makers(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> u32 {
+    if k < 2 {
+        return 0;
+    }
+    windows_with(own, opp, len, k, rules, k - 2)
+}
+
+/// Empty cells of windows of `k` cells with exactly `k - 3` own stones, no opponent stone
+/// and (standard) no own stone right next to them: the only cells where a stone can create
+/// a new four-maker. Used to list candidate "three" moves.
+#[inline]
+pub fn three_makers(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> u32 {
+    if k < 3 {
+        return 0;
+    }
+    windows_with(own, opp, len, k, rules, k - 3)
+}
+
+/// Union of the empty cells of all `k`-windows holding exactly `count` own stones, no
+/// opponent stone, and under standard rules no own stone just outside the window.
+#[inline]
+pub fn windows_with(own: u32, opp: u32, len: usize, k: usize, rules: Rules, count: usize) -> u32 {
+    let w = Windows::new(own, opp, len, k, rules);
+    w.cells(w.starts_with(count))
+}
+
+/// Bit-parallel window statistics of one line for one colour: for every window start `s`
+/// at once, how many own stones the `k` cells `s..s+k` hold, whether they hold an opponent
+/// stone, and (standard rules) whether an own stone lies just outside.
+pub struct Windows {
+    planes: [u32; 5],
+    ok: u32,
+    empty: u32,
+    k: usize,
+}
+
+impl Windows {
+    /// Computes the statistics (k at most 16).
+    #[inline(always)]
+    pub fn new(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> Windows {
+        match k {
+            5 => Self::new_k::<5>(own, opp, len, rules),
+            4 => Self::new_k::<4>(own, opp, len, rules),
+            3 => Self::new_k::<3>(own, opp, len, rules),
+            6 => Self::new_k::<6>(own, opp, len, rules),
+            _ => Self::new_any(own, opp, len, k, rules),
+        }
+    }
+
+    #[inline(always)]
+    fn new_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules) -> Windows {
+        let mut w = Self::new_any(own, opp, len, K, rules);
+        w.k = K;
+        w
+    }
+
+    #[inline(always)]
+    fn new_any(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> Windows {
+        let full = low_mask(len);
+        let empty = full & !own & !opp;
+        if k == 0 || len < k {
+            return Windows {
+                planes: [0; 5],
+                ok: 0,
+                empty,
+                k,
+            };
+        }
+        // Bit-sliced counters: planes[i] holds bit i of the count, for every start at once.
+        let (mut p0, mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32, 0u32);
+        let mut any_opp = 0u32;
+        for j in 0..k {
+            let x = own >> j;
+            any_opp |= opp >> j;
+            let c0 = p0 & x;
+            p0 ^= x;
+            let c1 = p1 & c0;
+            p1 ^= c0;
+            // A count below 4 never carries into plane 2, below 8 into plane 3, etc.
+            if k > 3 {
+                let c2 = p2 & c1;
+                p2 ^= c1;
+                if k > 7 {
+                    let c3 = p3 & c2;
+                    p3 ^= c2;
+                    if k > 15 {
+                        p4 ^= c3;
+                    }
+                }
+            }
+        }
+        let mut ok = low_mask(len - k + 1) & !any_opp;
+        if rules == Rules::Standard {
+            ok &= !(own << 1) & !(own >> k);
+        }
+        Windows {
+            planes: [p0, p1, p2, p3, p4],
+            ok,
+            empty,
+            k,
+        }
+    }
+
+    /// Start bits of the valid windows holding exactly `count` own stones.
+    #[inline(always)]
+    pub fn starts_with(&self, count: usize) -> u32 {
+        let mut m = self.ok;
+        for (i, p) in self.planes.iter().enumerate() {
+            m &= if count >> i & 1 == 1 { *p } else { !*p };
+        }
+        m
+    }
+
+    /// Empty cells covered by the windows starting at `starts`.
+    #[inline(always)]
+    pub fn cells(&self, starts: u32) -> u32 {
+        let mut out = 0u32;
+        for j in 0..self.k {
+            out |= starts << j;
+        }
+        out & self.empty
+    }
+
+    /// All cells (empty or not) covered by the windows starting at `starts`.
+    #[inline]
+    pub fn span(&self, starts: u32) -> u32 {
+        let mut out = 0u32;
+        for j in 0..self.k {
+            out |= starts << j;
+        }
+        out
+    }
+}
+
+/// Reference version of [`windows_with`], one window at a time (used to test it).
+pub fn windows_with_slow(
+    own: u32,
+    opp: u32,
+    len: usize,
+    k: usize,
+    rules: Rules,
+    count: usize,
+) -> u32 {
+    if k == 0 || len < k {
+        return 0;
+    }
+    let wmask = low_mask(k);
+    let full = low_mask(len);
+    let empty = full & !own & !opp;
+    let mut out = 0u32;
+    for s in 0..=(len - k) {
+        let wm = wmask << s;
+        if opp & wm != 0 || (own & wm).count_ones() as usize != count {
+            continue;
+        }
+        if rules == Rules::Standard {
+            if s > 0 && own & (1 << (s - 1)) != 0 {
+                continue;
+            }
+            if s + k < len && own & (1 << (s + k)) != 0 {
+                continue;
+            }
+        }
+        out |= wm & empty;
+    }
+    out
+}
+
+/// Whether the line holds a winning run of `own` (exactly `k` under standard rules, `k` or
+/// more under freestyle).
+#[inline]
+pub fn has_five(own: u32, len: usize, k: usize, rules: Rules) -> bool {
+    let mut bits = own & low_mask(len);
+    while bits != 0 {
+        let start = bits.trailing_zeros();
+        let run = (bits >> start).trailing_ones();
+        let ok = match rules {
+            Rules::Standard => run as usize == k,
+            Rules::Freestyle => run as usize >= k,
+        };
+        if ok {
+            return true;
+        }
+        bits &= !(low_mask(run as usize) << start);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> (u32, u32, usize) {
+        let mut b = 0;
+        let mut w = 0;
+        for (i, c) in s.chars().enumerate() {
+            match c {
+                'x' => b |= 1 << i,
+                'o' => w |= 1 << i,
+                _ => {}
+            }
+        }
+        (b, w, s.len())
+    }
+
+    #[test]
+    fn win_cells_exact_and_overline() {
+        let (b, w, n) = parse("xxxx.x.....");
+        // Filling position 4 makes six: not a win under standard rules.
+        assert_eq!(win_cells(b, w, n, 5, Rules::Standard), 0);
+        assert_eq!(win_cells(b, w, n, 5, Rules::Freestyle), 1 << 4);
+        let (b, w, n) = parse(".xxxx.....");
+        assert_eq!(win_cells(b, w, n, 5, Rules::Standard), 1 | 1 << 5);
+        let (b, w, n) = parse("oxxxx.x");
+        assert_eq!(win_cells(b, w, n, 5, Rules::Standard), 0);
+        assert_eq!(win_cells(b, w, n, 5, Rules::Freestyle), 1 << 5);
+    }
+
+    #[test]
+    fn has_five_rules() {
+        let (b, _, n) = parse("xxxxxx");
+        assert!(!has_five(b, n, 5, Rules::Standard));
+        assert!(has_five(b, n, 5, Rules::Freestyle));
+        let (b, _, n) = parse("x.xxxxx.");
+        assert!(has_five(b, n, 5, Rules::Standard));
+    }
+
+    #[test]
+    fn fast_windows_match_reference() {
+        // Every line of length up to 9 (3^9 fillings), every k and count, both rules.
+        for len in 1..=9usize {
+            let mut n = 1;
+            for _ in 0..len {
+                n *= 3;
+            }
+            for code in 0..n {
+                let (mut own, mut opp, mut c) = (0u32, 0u32, code);
+                for i in 0..len {
+                    match c % 3 {
+                        1 => own |= 1 << i,
+                        2 => opp |= 1 << i,
+                        _ => {}
+                    }
+                    c /= 3;
+                }
+                for k in 2..=len.min(6) {
+                    for count in 0..k {
+                        for rules in [Rules::Standard, Rules::Freestyle] {
+                            assert_eq!(
+                                windows_with(own, opp, len, k, rules, count),
+                                windows_with_slow(own, opp, len, k, rules, count),
+                                "len {len} own {own:b} opp {opp:b} k {k} count {count} {rules}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn four_makers_basic() {
+        let (b, w, n) = parse("..xxx..");
+        let f = four_makers(b, w, n, 5, Rules::Standard);
+        assert_eq!(f, 0b1100011);
+    }
+}
