@@ -227,21 +227,28 @@ pub fn has_five(own: u32, len: usize, k: usize, rules: Rules) -> bool {
     false
 }
 
+/// A line written as text (`x` black, `o` white, anything else empty) as (black bits,
+/// white bits, length), for tests.
+#[cfg(test)]
+pub(crate) fn parse_line(s: &str) -> (u32, u32, usize) {
+    let mut b = 0;
+    let mut w = 0;
+    for (i, c) in s.chars().enumerate() {
+        match c {
+            'x' => b |= 1 << i,
+            'o' => w |= 1 << i,
+            _ => {}
+        }
+    }
+    (b, w, s.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(s: &str) -> (u32, u32, usize) {
-        let mut b = 0;
-        let mut w = 0;
-        for (i, c) in s.chars().enumerate() {
-            match c {
-                'x' => b |= 1 << i,
-                'o' => w |= 1 << i,
-                _ => {}
-            }
-        }
-        (b, w, s.len())
+        parse_line(s)
     }
 
     #[test]

@@ -122,18 +122,7 @@ impl std::fmt::Display for ShapeCounts {
 mod tests {
     use super::*;
 
-    fn line(s: &str) -> (u32, u32, usize) {
-        let mut b = 0;
-        let mut w = 0;
-        for (i, c) in s.chars().enumerate() {
-            match c {
-                'x' => b |= 1 << i,
-                'o' => w |= 1 << i,
-                _ => {}
-            }
-        }
-        (b, w, s.len())
-    }
+    use super::super::lines::parse_line as line;
 
     #[test]
     fn open_three_and_spoiler() {

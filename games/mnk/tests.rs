@@ -13,40 +13,15 @@ fn generic(g: &Mnk) -> Solution {
     crate::solve::two_queue::solve(g, &opts()).unwrap()
 }
 
-/// Index round trips, canonical forms, and un-moves against moves, on every slot.
+/// The engine's conformance self-test (index round trips, canonical forms for every
+/// orientation, un-moves against moves) on every slot, plus: decoded boards are legal.
 fn conformance(g: &Mnk) {
     let mut legal = 0;
     for i in 0..g.size() {
-        let Some(b) = g.decode(i) else { continue };
-        legal += 1;
-        assert_eq!(g.encode(&b), i, "{}", g.position_text(&b));
-        assert_eq!(g.canonical(&b), b);
-        assert!(g.check_legal(&b).is_ok());
-        for im in g.orbit(&b) {
-            assert_eq!(g.encode(&im), i);
-            assert_eq!(g.canonical(&im), b);
-        }
-        let mut preds = Vec::new();
-        g.predecessors(&b, &mut preds);
-        for p in preds {
-            let pb = g.decode(p).expect("predecessors are legal");
-            assert!(g.terminal(&pb).is_none());
-            let mut succ = Vec::new();
-            g.successors(&pb, &mut succ);
-            assert!(succ.iter().any(|s| s.to == Outcome::Index(i)));
-        }
-        if g.terminal(&b).is_none() {
-            let mut succ = Vec::new();
-            g.successors(&b, &mut succ);
-            for s in succ {
-                let Outcome::Index(j) = s.to else {
-                    panic!("no known outcomes")
-                };
-                let cb = g.decode(j).expect("children are legal");
-                let mut preds = Vec::new();
-                g.predecessors(&cb, &mut preds);
-                assert!(preds.contains(&i));
-            }
+        crate::selftest::check_slot(g, i).unwrap();
+        if let Some(b) = g.decode(i) {
+            legal += 1;
+            assert!(g.check_legal(&b).is_ok(), "{}", g.position_text(&b));
         }
     }
     assert!(legal > 0);
