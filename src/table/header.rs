@@ -33,8 +33,9 @@ pub struct SectionInfo {
 }
 
 impl SectionInfo {
+    /// Payload size in bytes (saturating: a crafted header must not overflow a reader).
     pub fn byte_len(&self) -> u64 {
-        self.records * 2
+        self.records.saturating_mul(2)
     }
 }
 
@@ -168,5 +169,48 @@ impl Header {
             .last()
             .map(|s| s.offset + s.byte_len())
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            game: "g".into(),
+            name: "n".into(),
+            params: vec![("k".into(), 3)],
+            sections: vec![SectionInfo {
+                name: "all".into(),
+                records: 10,
+                offset: 0,
+                checksum: 7,
+                histogram: {
+                    let mut h = vec![0; 256];
+                    h[1] = 10;
+                    h
+                },
+            }],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_aligned_offsets() {
+        let mut h = header();
+        let bytes = h.encode();
+        assert_eq!(h.sections[0].offset % ALIGN, 0);
+        assert_eq!(Header::decode(&bytes).unwrap(), h);
+        assert_eq!(h.file_len(), h.sections[0].offset + 20);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error_not_a_panic() {
+        let bytes = header().encode();
+        for cut in 16..bytes.len() - 8 {
+            let mut b = bytes[..cut].to_vec();
+            b.extend_from_slice(&[0; 8]); // a checksum slot, so decode reads the body only
+            assert!(Header::decode(&b).is_err(), "cut at {cut}");
+        }
     }
 }

@@ -116,12 +116,12 @@ impl Table {
                     detail: format!("section '{}' has a bad offset {}", s.name, s.offset),
                 });
             }
-            let hist: u64 = s.histogram.iter().sum();
-            if hist != s.records {
+            let hist = s.histogram.iter().try_fold(0u64, |a, &n| a.checked_add(n));
+            if hist != Some(s.records) {
                 return Err(TableError::Header {
                     path: p(),
                     detail: format!(
-                        "section '{}' statistics count {hist} records, not {}",
+                        "section '{}' statistics do not add up to its {} records",
                         s.name, s.records
                     ),
                 });
@@ -134,7 +134,7 @@ impl Table {
                     detail: format!("section '{}' is impossibly large", s.name),
                 })?;
             starts.push((index, s.offset));
-            index += s.records;
+            index = index.saturating_add(s.records);
         }
         if end != map.len() as u64 {
             return Err(TableError::Size {
