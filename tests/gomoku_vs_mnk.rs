@@ -1,12 +1,18 @@
-//! The gomoku threat search is generic in board size and k, so the exact k-in-a-row tables
-//! can referee it: over every position of each table (freestyle rules: k or more wins), the
-//! search must never prove a win the table denies, nor a faster one than the table allows.
+//! The gomoku threat search and validator are generic in board size and k, so the exact
+//! k-in-a-row tables can referee them (freestyle rules: k or more wins):
+//! - over every position of each table, the search never proves a win the table denies, nor
+//!   a faster one than the table allows;
+//! - strategies exported from the tables validate, and one changed black move fails there.
 
 use retro::game::{Game, SolveOptions, Value};
+use retro::generate::write_solution;
+use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use retro::gomoku::threat::prove_win_defender_to_move;
+use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{prove_win, Board, Color, Rules, SearchConfig};
 use retro::mnk::Mnk;
 use retro::progress::Silent;
+use retro::table::Table;
 
 /// Checks every position of the `w` x `h`, k table; returns (positions, proofs checked).
 fn referee(w: u32, h: u32, k: u32) -> (u64, u64) {
@@ -89,4 +95,132 @@ fn threat_search_never_contradicts_the_tables() {
             "{w}x{h} k={k}: only {proofs} proofs in {positions} positions"
         );
     }
+}
+
+/// A complete strategy for X (gomoku's black) read off the table: at each X turn the table's
+/// best move, after it every O reply listed, until X's row.
+fn export(game: &Mnk, table: &Table, b: retro::mnk::Board) -> BlackNode {
+    let best = retro::probe::probe(game, table, &b)
+        .best
+        .expect("X wins here");
+    let cell = best as u32 - 1;
+    let after_x = retro::mnk::Board {
+        x: b.x | 1 << cell,
+        o: b.o,
+    };
+    let after = if game.terminal(&after_x).is_some() {
+        AfterBlack::Leaf(1)
+    } else {
+        let free = (0..game.geometry().cells).filter(|&c| (after_x.x | after_x.o) >> c & 1 == 0);
+        AfterBlack::White(WhiteNode {
+            replies: free
+                .map(|c| {
+                    let next = retro::mnk::Board {
+                        x: after_x.x,
+                        o: after_x.o | 1 << c,
+                    };
+                    (
+                        c as u16,
+                        AfterWhite::Black(Box::new(export(game, table, next))),
+                    )
+                })
+                .collect(),
+        })
+    };
+    BlackNode {
+        mv: cell as u16,
+        after,
+    }
+}
+
+/// The exported strategy of a table where X wins from the empty board, and its length in
+/// X moves.
+fn exported(w: u32, h: u32, k: u32) -> (Strategy, u32, Mnk, tempfile::TempDir) {
+    let game = Mnk::new(w, h, k).unwrap();
+    let sol = game.solve(&SolveOptions { progress: &Silent }).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = write_solution(&game, dir.path(), &sol).unwrap();
+    let table = Table::open(&path).unwrap();
+    let Value::Win(plies) = game.value(&table, &retro::mnk::Board::default()) else {
+        panic!("X wins {w}x{h} k={k}")
+    };
+    let root = export(&game, &table, retro::mnk::Board::default());
+    let strategy = Strategy {
+        start: Board::new(w as usize, h as usize, k as usize).unwrap(),
+        rules: Some(Rules::Freestyle),
+        max_moves: Some(plies.div_ceil(2) as u32),
+        root,
+        seed_format: false,
+    };
+    (strategy, plies.div_ceil(2) as u32, game, dir)
+}
+
+fn options(max_moves: u32) -> Options {
+    Options {
+        rules: Rules::Freestyle,
+        max_moves,
+        search: SearchConfig::default(),
+        progress: false,
+    }
+}
+
+#[test]
+fn strategies_exported_from_tables_validate() {
+    for (w, h, k) in [(3, 4, 3), (4, 3, 3), (4, 4, 3)] {
+        let (strategy, moves, _, _dir) = exported(w, h, k);
+        let report = validate(&strategy, &options(moves));
+        assert!(
+            report.failures.is_empty(),
+            "{w}x{h} k={k}: {:?}",
+            report.failures.first().map(|f| &f.path)
+        );
+        assert!(report.black_moves > 10, "{w}x{h} k={k}: a real tree");
+        // One black move fewer is not enough: the table's distances are exact.
+        let short = validate(&strategy, &options(moves - 1));
+        assert!(
+            !short.failures.is_empty(),
+            "{w}x{h} k={k} in {} moves",
+            moves - 1
+        );
+    }
+}
+
+#[test]
+fn a_changed_black_move_fails_at_that_node() {
+    let (mut strategy, moves, game, dir) = exported(4, 4, 3);
+    let table = Table::open(&dir.path().join("mnk-4x4-3.rtb")).unwrap();
+    // X's second move, after O's first listed reply: replace it by a move that, by the table,
+    // does not win within the limit.
+    let root_cell = strategy.root.mv;
+    let AfterBlack::White(white) = &mut strategy.root.after else {
+        panic!("the game goes on after X's first move")
+    };
+    let (reply, AfterWhite::Black(node)) = &mut white.replies[0] else {
+        panic!("X moves after O's reply")
+    };
+    let reply = *reply;
+    let before = retro::mnk::Board {
+        x: 1 << root_cell,
+        o: 1 << reply,
+    };
+    let limit = 2 * (moves - 1) as u16 - 1;
+    let bad = (0..16u16)
+        .filter(|&c| (before.x | before.o) >> c & 1 == 0)
+        .find(|&c| {
+            let after = retro::mnk::Board {
+                x: before.x | 1 << c,
+                o: before.o,
+            };
+            !matches!(game.value(&table, &after).back(), Value::Win(p) if p <= limit)
+        })
+        .expect("some move of X does not win in time");
+    assert_ne!(bad, node.mv);
+    node.mv = bad;
+    let report = validate(&strategy, &options(moves));
+    let first = report.failures.first().expect("the changed strategy fails");
+    assert_eq!(
+        first.path[..3],
+        [root_cell, reply, bad],
+        "fails at the changed node"
+    );
 }
