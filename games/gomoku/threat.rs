@@ -1321,6 +1321,7 @@ mod tests {
         let mut rng = Rng(seed);
         let mut proven = 0;
         let mut zoned = 0;
+        let mut paired = 0;
         for i in 0..positions {
             let rules = if i % 2 == 0 {
                 Rules::Standard
@@ -1393,6 +1394,32 @@ mod tests {
                             b.remove(c, att.other());
                         }
                     }
+                    // Several extra stones (what the validator's shared proofs rely on):
+                    // outside the zone, no window holding two of them.
+                    let outside: Vec<usize> = (0..b.cells())
+                        .filter(|&c| b.is_empty(c) && !bb_has(&z, c))
+                        .collect();
+                    let pairs = outside
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, &c1)| outside[i + 1..].iter().map(move |&c2| (c1, c2)));
+                    let apart: Vec<(usize, usize)> = pairs
+                        .filter(|&(c1, c2)| !crate::gomoku::validate::share_window(&b, c1, c2))
+                        .take(12)
+                        .collect();
+                    for (c1, c2) in apart {
+                        paired += 1;
+                        b.place(c1, att.other());
+                        b.place(c2, att.other());
+                        assert!(
+                            ex.wins(&mut b, zp.attacker_moves),
+                            "zone claim fails for defender stones on {} and {} ({rules}):{b:?}",
+                            b.cell_name(c1),
+                            b.cell_name(c2)
+                        );
+                        b.remove(c2, att.other());
+                        b.remove(c1, att.other());
+                    }
                 }
             }
         }
@@ -1402,6 +1429,7 @@ mod tests {
         );
         if zone_checks {
             assert!(zoned > 0, "no zone was exercised");
+            assert!(paired > 0, "no pair of extra stones was exercised");
         }
     }
 

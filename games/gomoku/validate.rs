@@ -234,7 +234,7 @@ impl ProofCache {
 }
 
 /// Whether cells `a` and `b` lie in a common `k`-window (same line, distance below `k`).
-fn share_window(board: &Board, a: usize, b: usize) -> bool {
+pub(crate) fn share_window(board: &Board, a: usize, b: usize) -> bool {
     let (ax, ay) = board.xy(a);
     let (bx, by) = board.xy(b);
     let (dx, dy) = (ax.abs_diff(bx), ay.abs_diff(by));
