@@ -116,34 +116,28 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         }
         let l = take(&mut lost, d);
         progress.advance(l.len() as u64);
-        // Lost at d: every predecessor is won at d + 1.
+        // Lost at d: every predecessor is won at d + 1 (the first time it is reached).
+        let win = Value::Win(d as u16 + 1).to_byte();
+        let try_win = |p: Index, out: &mut Vec<Index>| {
+            if st.value[p as usize]
+                .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
+                .is_ok()
+            {
+                out.push(p);
+            }
+        };
         let mut won: Vec<Index> = l
             .par_iter()
             .fold(Vec::new, |mut out, &q| {
-                let pos = game.decode(q).expect("queued positions decode");
-                let mut preds = Vec::new();
-                game.predecessors(&pos, &mut preds);
-                for p in preds {
-                    let win = Value::Win(d as u16 + 1).to_byte();
-                    if st.value[p as usize]
-                        .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
-                        .is_ok()
-                    {
-                        out.push(p);
-                    }
+                for p in unmoves(game, q) {
+                    try_win(p, &mut out);
                 }
                 out
             })
             .flatten()
             .collect();
         for p in take(&mut seeds.won, d + 1) {
-            let win = Value::Win(d as u16 + 1).to_byte();
-            if st.value[p as usize]
-                .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
-                .is_ok()
-            {
-                won.push(p);
-            }
+            try_win(p, &mut won);
         }
         if !won.is_empty() && d + 1 > MAX_PLIES as usize {
             return Err(SolveError::TooDeep(d as u16 + 1));
@@ -165,9 +159,8 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         let mut next: Vec<Index> = won
             .par_iter()
             .fold(Vec::new, |mut out, &q| {
-                let pos = game.decode(q).expect("queued positions decode");
-                let mut preds = Vec::new();
-                game.predecessors(&pos, &mut preds);
+                // Each distinct predecessor loses one move, however many reach `q`.
+                let mut preds = unmoves(game, q);
                 preds.sort_unstable();
                 preds.dedup();
                 for p in preds {
@@ -236,6 +229,14 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             progress.advance(out.len() as u64 / 2);
         });
     Ok(sol)
+}
+
+/// The predecessors of queued position `q` (duplicates possible).
+fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
+    let pos = game.decode(q).expect("queued positions decode");
+    let mut preds = Vec::new();
+    game.predecessors(&pos, &mut preds);
+    preds
 }
 
 /// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds.
