@@ -498,6 +498,14 @@ fn run_task(
             let stab = sym.stabilizer(&keys);
             let mut best: Option<(u32, Vec<u16>)> = None;
             let mut b2 = board.clone();
+            // The leaf's own claim (n: black's five on stone S + n - 1, S counting black's
+            // last move) leaves (n - 1) / 2 black moves after a reply: a budget worth trying
+            // early. Never a limit: the budget stays the move limit.
+            let jump = if task.claim > 0 {
+                ((task.claim - 1) / 2).min(budget)
+            } else {
+                0
+            };
             for &w in &empties {
                 if own.contains(&(w as u16)) {
                     continue;
@@ -541,11 +549,6 @@ fn run_task(
                     } else {
                         let mut bw = base.clone();
                         bw.place(w, Color::White);
-                        let jump = if task.claim > 0 {
-                            ((task.claim - 1) / 2).min(budget)
-                        } else {
-                            0
-                        };
                         let cfg = SearchConfig {
                             start_depth: null.moves.max(1),
                             jump_depth: jump,
@@ -580,14 +583,6 @@ fn run_task(
                     return fail(&b2, path, Reason::ReplyNotProven { budget }, w as u16);
                 }
                 shared.searches.fetch_add(1, Ordering::Relaxed);
-                // The leaf's own claim (n: black's five on stone S + n - 1, S counting black's
-                // last move) leaves (n - 1) / 2 black moves after this reply: a budget worth
-                // trying early. Never a limit: the budget stays the move limit.
-                let jump = if task.claim > 0 {
-                    ((task.claim - 1) / 2).min(budget)
-                } else {
-                    0
-                };
                 let cfg = SearchConfig {
                     start_depth: np.attacker_moves.max(1),
                     jump_depth: jump,
