@@ -24,7 +24,9 @@
 //!   stores [`Value::Illegal`] there.
 //! - `encode` maps *any* legal position, in any orientation, to the index of its canonical form.
 //! - Moves are coded in one non-zero byte chosen by the game ([`NO_MOVE`] = 0 means "none").
-//! - Values are from the point of view of the side to move; distances are in plies.
+//! - Values are from the point of view of the side to move; distances are in plies. The
+//!   winner makes the last move, so a win is an odd number of plies and a loss an even one:
+//!   the record stores moves, which loses nothing (see [`Value::to_byte`]).
 
 use std::fmt::Debug;
 
@@ -34,8 +36,9 @@ pub type Index = u64;
 /// The move byte meaning "no move" (terminal positions, draws without a stored move).
 pub const NO_MOVE: u8 = 0;
 
-/// The longest distance a record can hold, in plies.
-pub const MAX_PLIES: u16 = 125;
+/// The longest win a record can hold, in plies: 127 moves. The longest loss is one ply
+/// shorter (126 moves, 252 plies). The longest 5-piece chess mate, KPPvKP, is 127 moves.
+pub const MAX_PLIES: u16 = 253;
 
 /// The game-theoretic value of a position for the side to move, with its distance in plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,14 +56,18 @@ pub enum Value {
 }
 
 impl Value {
-    /// The record byte: 0 illegal, 1 draw, 2 + p win in p plies, 128 + p loss in p plies
-    /// (p at most [`MAX_PLIES`], so 254 and 255 never occur in a table).
+    /// The record byte, counting moves (format version 2): 0 illegal, 1 draw, 1 + m a win
+    /// in m moves (m = 1..=127, bytes 2..=128), 129 + m a loss in m moves (m = 0..=126,
+    /// bytes 129..=255). A win in p plies is m = (p + 1) / 2 moves and a loss in p plies
+    /// m = p / 2, which is exact because wins are odd and losses even (the winner moves
+    /// last). Distances beyond the range are clamped here; solvers refuse them first
+    /// ([`MAX_PLIES`]).
     pub fn to_byte(self) -> u8 {
         match self {
             Value::Illegal => 0,
             Value::Draw => 1,
-            Value::Win(p) => 2 + p.min(MAX_PLIES) as u8,
-            Value::Loss(p) => 128 + p.min(MAX_PLIES) as u8,
+            Value::Win(p) => 1 + p.min(MAX_PLIES).div_ceil(2).max(1) as u8,
+            Value::Loss(p) => 129 + (p.min(MAX_PLIES - 1) / 2) as u8,
         }
     }
 
@@ -69,8 +76,28 @@ impl Value {
         match b {
             0 => Value::Illegal,
             1 => Value::Draw,
-            2..=127 => Value::Win((b - 2) as u16),
-            _ => Value::Loss((b - 128) as u16),
+            2..=128 => Value::Win(2 * (b as u16 - 1) - 1),
+            _ => Value::Loss(2 * (b as u16 - 129)),
+        }
+    }
+
+    /// True if a record can hold this value exactly: a win of an odd number of plies up to
+    /// [`MAX_PLIES`], a loss of an even number up to `MAX_PLIES - 1`.
+    pub fn fits(self) -> bool {
+        match self {
+            Value::Win(p) => p % 2 == 1 && p <= MAX_PLIES,
+            Value::Loss(p) => p % 2 == 0 && p < MAX_PLIES,
+            _ => true,
+        }
+    }
+
+    /// The better of two values for the side to move (a quicker win, then a slower loss).
+    pub fn better(self, other: Value) -> Value {
+        // `move_rank` orders values as the opponent sees them: larger is better for us.
+        if other.move_rank() > self.move_rank() {
+            other
+        } else {
+            self
         }
     }
 
@@ -110,6 +137,25 @@ pub enum Outcome {
     /// A position outside the table whose value is known (for the side then to move): a
     /// capture into KBK or KNK is `Known(Value::Draw)`.
     Known(Value),
+    /// A position of the index space where the side then to move also has extra moves
+    /// outside the table, the best of them worth `extra` for that side: the position's value
+    /// is the better of its stored value and `extra`. Chess uses it for a double pawn step
+    /// that allows an en-passant capture (stored positions carry no en-passant right).
+    /// The position at `index` must have legal moves of its own; otherwise the game
+    /// reports `Known(extra)`. Such a move is not listed by [`Game::predecessors`]: the
+    /// solver follows it from the mover's side.
+    Augmented { index: Index, extra: Value },
+}
+
+impl Outcome {
+    /// The value of where the move leads, given the value of an in-table position.
+    pub fn value(self, stored: impl Fn(Index) -> Value) -> Value {
+        match self {
+            Outcome::Index(i) => stored(i),
+            Outcome::Known(v) => v,
+            Outcome::Augmented { index, extra } => stored(index).better(extra),
+        }
+    }
 }
 
 /// One legal move and where it leads.

@@ -47,8 +47,5 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
 
 /// The value (for the side then to move) of where a move leads.
 pub fn outcome_value(table: &Table, to: Outcome) -> Value {
-    match to {
-        Outcome::Index(i) => Value::from_byte(table.record(i).0),
-        Outcome::Known(v) => v,
-    }
+    to.value(|i| Value::from_byte(table.record(i).0))
 }

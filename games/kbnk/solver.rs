@@ -215,7 +215,7 @@ pub fn solve(opts: &SolveOptions) -> Result<Solution, SolveError> {
         if any_won && d + 1 > MAX_PLIES {
             return Err(SolveError::TooDeep(d + 1));
         }
-        if any_lost && d + 2 > MAX_PLIES {
+        if any_lost && d + 2 >= MAX_PLIES {
             return Err(SolveError::TooDeep(d + 2));
         }
         if !any_lost {

@@ -23,11 +23,18 @@ fn naive(g: &Graph) -> Vec<Value> {
             }
         })
         .collect();
-    let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
-        Outcome::Index(j) => v[j as usize],
-        Outcome::Known(x) => Some(x),
-    };
     for d in 1..=MAX_PLIES {
+        // What a move is known to lead to before layer d.
+        let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
+            Outcome::Index(j) => v[j as usize],
+            Outcome::Known(x) => Some(x),
+            Outcome::Augmented { index, extra } => match (v[index as usize], extra) {
+                (Some(q), e) => Some(q.better(e)),
+                // The target is not settled below d, so a quicker extra win decides.
+                (None, Value::Win(e)) if e < d => Some(extra),
+                (None, _) => None,
+            },
+        };
         let prev = v.clone();
         for i in 0..n {
             if prev[i].is_some() {
@@ -50,8 +57,14 @@ fn naive(g: &Graph) -> Vec<Value> {
 
 fn graphs() -> impl Strategy<Value = Graph> {
     (1usize..40).prop_flat_map(|n| {
+        let known = prop_oneof![
+            Just(Value::Draw),
+            (0u16..4).prop_map(|d| Value::Loss(d * 2)),
+            (0u16..4).prop_map(|d| Value::Win(d * 2 + 1)),
+        ];
         let outcome = prop_oneof![
             8 => (0..n).prop_map(|j| Outcome::Index(j as Index)),
+            2 => (0..n, known).prop_map(|(j, extra)| Outcome::Augmented { index: j as Index, extra }),
             1 => Just(Outcome::Known(Value::Draw)),
             1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Loss(d * 2))),
             1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Win(d * 2 + 1))),
@@ -71,7 +84,9 @@ fn graphs() -> impl Strategy<Value = Graph> {
             // Moves into unused slots do not exist.
             let hole = g.hole.clone();
             for s in &mut g.succ {
-                s.retain(|o| !matches!(o, Outcome::Index(j) if hole[*j as usize]));
+                s.retain(|o| {
+                    !matches!(o, Outcome::Index(j) | Outcome::Augmented { index: j, .. } if hole[*j as usize])
+                });
             }
             g
         })
@@ -88,13 +103,9 @@ proptest! {
         for i in 0..g.succ.len() {
             prop_assert_eq!(sol.value(i as Index), want[i], "node {}", i);
             // The stored move is the first achieving the value.
-            let first = g.succ[i].iter().position(|&o| {
-                let a = match o {
-                    Outcome::Index(j) => want[j as usize],
-                    Outcome::Known(x) => x,
-                };
-                a.back() == want[i]
-            });
+            let first = g.succ[i]
+                .iter()
+                .position(|&o| o.value(|j| want[j as usize]).back() == want[i]);
             let expect = match (g.terminal[i], first) {
                 (None, Some(k)) if !g.hole[i] => k as u8 + 1,
                 _ => NO_MOVE,
@@ -114,10 +125,17 @@ proptest! {
 
 #[test]
 fn value_bytes_round_trip() {
-    for b in 0..=253u8 {
-        assert_eq!(Value::from_byte(b).to_byte(), b);
+    for b in 0..=255u8 {
+        let v = Value::from_byte(b);
+        assert!(v.fits(), "{v:?}");
+        assert_eq!(v.to_byte(), b);
     }
-    assert_eq!(Value::Win(65).to_byte(), 67);
-    assert_eq!(Value::Loss(0).to_byte(), 128);
+    // Mate in 33 moves is 65 plies; mated in 127 moves does not fit, mate in 127 does.
+    assert_eq!(Value::Win(65).to_byte(), 34);
+    assert_eq!(Value::Loss(0).to_byte(), 129);
+    assert_eq!(Value::from_byte(128), Value::Win(253));
+    assert_eq!(Value::from_byte(255), Value::Loss(252));
+    assert!(!Value::Loss(254).fits());
+    assert!(!Value::Win(4).fits());
     assert_eq!(Value::Loss(66).back(), Value::Win(67));
 }

@@ -10,6 +10,12 @@
 //!    d + 2 (unless it has a move leaving the table to a draw).
 //! 4. Whatever is never reached is a draw.
 //!
+//! A move of kind [`Outcome::Augmented`] (chess: a double step allowing en passant) is not
+//! listed among the un-moves of its target; the solver keeps such moves in a side list,
+//! sorted by target, and settles them when the target is settled: the move wins for the
+//! mover once the target and the extra moves are both lost (at the later of the two
+//! depths), and counts as a won move for the opponent once either is won (at the earlier).
+//!
 //! Each queue is processed in parallel with atomic updates; values do not depend on the
 //! order. Best moves are chosen afterwards, in a forward pass, as the first move (in the
 //! game's move order) achieving the value, so the bytes are the same whatever the thread
@@ -22,8 +28,10 @@ use rayon::prelude::*;
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};
 
-/// Marks a slot not yet solved (never a stored value byte: see `Value::to_byte`).
-const UNKNOWN: u8 = 255;
+/// Marks a slot not yet solved. Every byte is a value (`Value::to_byte`), so the draw byte
+/// serves: what is never reached ends a draw anyway, and a terminal draw (a stalemate) has
+/// no moves, so it is nobody's predecessor and never changes.
+const UNKNOWN: u8 = 1;
 /// Indices per parallel work item.
 const CHUNK: usize = 1 << 12;
 
@@ -45,6 +53,23 @@ struct Seeds {
     /// Positions with a move to a known win for the opponent at depth d: one more won move
     /// when depth d is processed.
     dec: Vec<Vec<Index>>,
+    /// The [`Outcome::Augmented`] moves.
+    links: Vec<Link>,
+}
+
+/// An [`Outcome::Augmented`] move of position `from`.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    to: Index,
+    from: Index,
+    extra: Value,
+}
+
+/// The links into `q` (`links` sorted by target).
+fn links_to(links: &[Link], q: Index) -> &[Link] {
+    let lo = links.partition_point(|l| l.to < q);
+    let hi = links.partition_point(|l| l.to <= q);
+    &links[lo..hi]
 }
 
 fn push_at(v: &mut Vec<Vec<Index>>, d: usize, i: Index) {
@@ -54,7 +79,7 @@ fn push_at(v: &mut Vec<Vec<Index>>, d: usize, i: Index) {
     v[d].push(i);
 }
 
-fn take(v: &mut [Vec<Index>], d: usize) -> Vec<Index> {
+fn take<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
     v.get_mut(d).map(std::mem::take).unwrap_or_default()
 }
 
@@ -72,6 +97,7 @@ fn merge(a: Seeds, b: Seeds) -> Seeds {
         lost: cat(a.lost, b.lost),
         won: cat(a.won, b.won),
         dec: cat(a.dec, b.dec),
+        links: [a.links, b.links].concat(),
     }
 }
 
@@ -99,6 +125,19 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         seeds = merge(seeds, r?);
     }
     let st = State { value, count };
+    let mut links = std::mem::take(&mut seeds.links);
+    links.sort_unstable_by_key(|l| (l.to, l.from));
+    // Links whose extra moves win for the opponent count as a won move at that depth,
+    // unless the target was won sooner (then its un-move already counted it).
+    let mut link_dec: Vec<Vec<Link>> = Vec::new();
+    for l in &links {
+        if let Value::Win(w) = l.extra {
+            if link_dec.len() <= w as usize {
+                link_dec.resize(w as usize + 1, Vec::new());
+            }
+            link_dec[w as usize].push(*l);
+        }
+    }
 
     // Pass 2: the two queues, depth by depth.
     let legal = st
@@ -110,7 +149,11 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
     let mut lost: Vec<Vec<Index>> = std::mem::take(&mut seeds.lost);
     let mut d = 0usize;
     loop {
-        let pending = lost.len().max(seeds.won.len()).max(seeds.dec.len());
+        let pending = lost
+            .len()
+            .max(seeds.won.len())
+            .max(seeds.dec.len())
+            .max(link_dec.len());
         if d >= pending {
             break;
         }
@@ -126,16 +169,36 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 out.push(p);
             }
         };
-        let mut won: Vec<Index> = l
+        let (mut won, later): (Vec<Index>, Vec<(usize, Index)>) = l
             .par_iter()
-            .fold(Vec::new, |mut out, &q| {
-                for p in unmoves(game, q) {
-                    try_win(p, &mut out);
-                }
-                out
-            })
-            .flatten()
-            .collect();
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut out, mut later), &q| {
+                    for p in unmoves(game, q) {
+                        try_win(p, &mut out);
+                    }
+                    // A linked move wins once its extra moves lose too, at the later depth.
+                    for link in links_to(&links, q) {
+                        match link.extra {
+                            Value::Loss(e) if e as usize <= d => try_win(link.from, &mut out),
+                            Value::Loss(e) => later.push((e as usize + 1, link.from)),
+                            _ => {}
+                        }
+                    }
+                    (out, later)
+                },
+            )
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |mut a, b| {
+                    a.0.extend(b.0);
+                    a.1.extend(b.1);
+                    a
+                },
+            );
+        for (e, p) in later {
+            push_at(&mut seeds.won, e, p);
+        }
         for p in take(&mut seeds.won, d + 1) {
             try_win(p, &mut won);
         }
@@ -166,6 +229,13 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 for p in preds {
                     try_lose(p, &mut out);
                 }
+                // A linked move is won for the opponent now, unless its extra moves won
+                // as soon (then `link_dec` counts it).
+                for link in links_to(&links, q) {
+                    if !matches!(link.extra, Value::Win(e) if e as usize <= d + 1) {
+                        try_lose(link.from, &mut out);
+                    }
+                }
                 out
             })
             .flatten()
@@ -173,8 +243,14 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         for p in take(&mut seeds.dec, d + 1) {
             try_lose(p, &mut next);
         }
+        for link in take(&mut link_dec, d + 1) {
+            let target = Value::from_byte(st.value[link.to as usize].load(Relaxed));
+            if !matches!(target, Value::Win(w) if (w as usize) < d + 1) {
+                try_lose(link.from, &mut next);
+            }
+        }
         if !next.is_empty() {
-            if d + 2 > MAX_PLIES as usize {
+            if d + 2 >= MAX_PLIES as usize {
                 return Err(SolveError::TooDeep(d as u16 + 2));
             }
             if lost.len() <= d + 2 {
@@ -212,18 +288,10 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 }
                 succ.clear();
                 game.successors(&pos, &mut succ);
+                let stored = |j: Index| Value::from_byte(st.value[j as usize].load(Relaxed));
                 rec[1] = succ
                     .iter()
-                    .find(|s| {
-                        let after = match s.to {
-                            Outcome::Index(j) => {
-                                let w = st.value[j as usize].load(Relaxed);
-                                Value::from_byte(if w == UNKNOWN { 1 } else { w })
-                            }
-                            Outcome::Known(x) => x,
-                        };
-                        after.back() == value
-                    })
+                    .find(|s| s.to.value(stored).back() == value)
                     .map_or(NO_MOVE, |s| s.mv);
             }
             progress.advance(out.len() as u64 / 2);
@@ -274,6 +342,14 @@ fn init_chunk<G: Game>(
         for s in &succ {
             match s.to {
                 Outcome::Index(j) => targets.push(j),
+                Outcome::Augmented { index, extra } => {
+                    known += 1;
+                    seeds.links.push(Link {
+                        to: index,
+                        from: i as Index,
+                        extra,
+                    });
+                }
                 Outcome::Known(v) => {
                     known += 1;
                     match v {
