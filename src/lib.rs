@@ -14,6 +14,8 @@ pub mod solve;
 pub mod summary;
 pub mod table;
 
+#[path = "../games/chess/mod.rs"]
+pub mod chess;
 #[path = "../games/gomoku/mod.rs"]
 pub mod gomoku;
 #[path = "../games/kbnk/mod.rs"]

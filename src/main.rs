@@ -54,8 +54,16 @@ enum GomokuCommand {
 
 #[derive(Args)]
 struct GenerateArgs {
-    /// The game: `kbnk` (king + bishop + knight vs king) or `mnk` (k-in-a-row).
+    /// The game: `kbnk` (king + bishop + knight vs king), `mnk` (k-in-a-row) or `chess`
+    /// (any endgame of up to 5 pieces: give its material, or `--all N`).
     game: String,
+    /// Chess: the material, white's pieces then black's, kings included (`KQvKR`, `KPvK`).
+    /// Missing sub-tables are generated first.
+    material: Option<String>,
+    /// Chess: every table with up to N pieces (3, 4 or 5), pawns included. Tables already
+    /// present and intact are skipped, so an interrupted run resumes.
+    #[arg(long, value_name = "N")]
+    all: Option<usize>,
     /// Board width (mnk).
     #[arg(long)]
     width: Option<u32>,
@@ -75,7 +83,8 @@ struct GenerateArgs {
 
 #[derive(Args)]
 struct ProbeArgs {
-    /// The table: `kbnk`, or `mnk-<width>x<height>-<k>` such as `mnk-4x3-3`.
+    /// The table: `chess` (the table follows the FEN's material), a chess material such as
+    /// `KQvKR`, `kbnk`, or `mnk-<width>x<height>-<k>` such as `mnk-4x3-3`.
     table: String,
     /// The position (FEN for kbnk, rows like `x.../.o../....` for mnk), or `-` to read one
     /// position per line from standard input and write one JSON object per line.
@@ -143,10 +152,61 @@ fn table_name(a: &GenerateArgs) -> Result<String> {
 }
 
 fn cmd_generate(a: GenerateArgs) -> Result<bool> {
-    let plugin = registry::plugin(&table_name(&a)?)?;
+    if a.game == "chess" {
+        return cmd_generate_chess(&a);
+    }
+    if a.material.is_some() || a.all.is_some() {
+        bail!("a material and --all are for chess, not '{}'", a.game);
+    }
+    generate_one(&table_name(&a)?, &a.out, a.threads)
+}
+
+/// Chess: the requested tables and every missing sub-table, in dependency order.
+fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
+    use retro::chess::material::{Material, MAX_PIECES};
+    use retro::chess::plan;
+    if a.width.is_some() || a.height.is_some() || a.k.is_some() {
+        bail!("--width, --height and --k are for mnk, not chess");
+    }
+    let targets = match (&a.material, a.all) {
+        (Some(m), None) => vec![Material::parse(m)?],
+        (None, Some(n)) if (3..=MAX_PIECES).contains(&n) => Material::all(n),
+        (None, Some(n)) => bail!("--all takes 3, 4 or 5 (pieces, kings included), not {n}"),
+        _ => bail!("give one material (e.g. `retro generate chess KQvKR`) or `--all N`"),
+    };
+    for t in &targets {
+        if t.is_bare_kings() {
+            bail!("KvK has no table: two bare kings are a draw");
+        }
+    }
+    let order = plan::closure(&targets);
+    let total = order.len();
+    let start = std::time::Instant::now();
+    let (mut made, mut skipped) = (0, 0);
+    for (i, m) in order.iter().enumerate() {
+        let name = m.to_string();
+        if plan::present_and_intact(&a.out, m) {
+            eprintln!("[{}/{total}] {name}: present, skipped", i + 1);
+            skipped += 1;
+            continue;
+        }
+        eprintln!("[{}/{total}] {name}", i + 1);
+        generate_one(&name, &a.out, a.threads)?;
+        made += 1;
+    }
+    eprintln!(
+        "chess: {made} tables generated, {skipped} already present, in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(true)
+}
+
+/// Generate one table and print its summary.
+fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Result<bool> {
+    let plugin = registry::plugin_in(name, out)?;
     eprintln!("generating {} ({})", plugin.name(), plugin.title());
     let bar = Bar::new();
-    let done = with_threads(a.threads, || generate(&*plugin, &a.out, &bar))??;
+    let done = with_threads(threads, || generate(&*plugin, out, &bar))??;
     bar.finish();
     let unit = plugin.distance_unit();
     let stats = summary::stats(&done.header, unit);
@@ -180,6 +240,9 @@ fn probe_line(plugin: &dyn Plugin, table: &retro::table::Table, line: &str) -> (
 }
 
 fn cmd_probe(a: ProbeArgs) -> Result<bool> {
+    if a.table == "chess" {
+        return cmd_probe_chess(&a);
+    }
     let loaded = registry::open(&a.tables, &a.table)?;
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
     if a.position != "-" {
@@ -225,6 +288,61 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
             out.write_all(b"\n")?;
         }
         block = next?;
+    }
+    out.flush()?;
+    Ok(all_ok)
+}
+
+/// `retro probe chess`: the table follows each position's material.
+fn cmd_probe_chess(a: &ProbeArgs) -> Result<bool> {
+    use retro::chess::router::{RouteError, Router};
+    let router = Router::new(&a.tables);
+    let answer = |line: &str| -> (String, bool) {
+        match router.probe(line) {
+            Ok(p) => (p.json(), true),
+            Err(RouteError::Position(PositionError::Illegal(why))) => (
+                serde_json::json!({"input": line, "category": "illegal", "error": why})
+                    .to_string(),
+                false,
+            ),
+            Err(e) => (
+                serde_json::json!({"input": line, "error": e.to_string()}).to_string(),
+                false,
+            ),
+        }
+    };
+    if a.position != "-" {
+        return match router.probe(&a.position) {
+            Ok(p) => {
+                if a.json {
+                    println!("{}", p.json());
+                } else {
+                    println!("{}", p.text().trim_end());
+                }
+                Ok(true)
+            }
+            Err(RouteError::Position(e @ PositionError::Illegal(_))) if a.json => {
+                println!(
+                    "{}",
+                    serde_json::json!({"category": "illegal", "error": e.to_string()})
+                );
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        };
+    }
+    let mut input = std::io::BufReader::with_capacity(1 << 20, std::io::stdin());
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let mut all_ok = true;
+    let mut block = read_block(&mut input)?;
+    while !block.is_empty() {
+        let answers: Vec<(String, bool)> = block.par_iter().map(|l| answer(l)).collect();
+        for (json, ok) in answers {
+            all_ok &= ok;
+            out.write_all(json.as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+        block = read_block(&mut input)?;
     }
     out.flush()?;
     Ok(all_ok)

@@ -1,6 +1,6 @@
 //! The games this build knows, behind one object-safe trait, so the CLI and the server can
-//! work with any table by name. Adding a game: a folder under `games/`, a `mod` line in
-//! `lib.rs`, and one arm in [`plugin`].
+//! work with any table by name. The list of games is one table, [`GAMES`]: adding a game is
+//! a folder under `games/`, a `mod` line in `lib.rs`, and one entry there.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,10 @@ pub trait Plugin: Send + Sync {
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
     /// Game-specific summary lines (see [`GameText::summary_lines`]).
     fn summary_lines(&self, table: &Table) -> Vec<String>;
+    /// Which web viewer shows this table (`"chess"`, `"board"`).
+    fn viewer(&self) -> &'static str {
+        spec_of(&self.name()).map_or("none", |s| s.viewer)
+    }
     /// Recompute every record from its successors; see [`crate::table::verify`].
     fn verify(
         &self,
@@ -73,10 +77,106 @@ impl<G: GameText + 'static> Plugin for G {
     }
 }
 
+/// One game: how its table names look and how to make its plug-in.
+pub struct GameSpec {
+    /// The game id written in table headers.
+    pub id: &'static str,
+    /// Table names, for people: `mnk-<width>x<height>-<k>`.
+    pub pattern: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// The web viewer that shows its tables (`/api/tables` reports it).
+    pub viewer: &'static str,
+    /// The plug-in behind a table name, `None` if the name is not this game's. `dir` holds
+    /// the tables a plug-in reads besides its own (chess sub-tables).
+    pub make: fn(&str, &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>>,
+}
+
+/// Every game, in the order names are tried.
+pub static GAMES: &[GameSpec] = &[
+    GameSpec {
+        id: "kbnk",
+        pattern: "kbnk",
+        help: "king + bishop + knight vs king, the seed's 16 MiB table",
+        viewer: "chess",
+        make: |name, _| (name == "kbnk").then(|| Ok(Box::new(crate::kbnk::Kbnk::new()) as _)),
+    },
+    GameSpec {
+        id: "mnk",
+        pattern: "mnk-<width>x<height>-<k>",
+        help: "k-in-a-row on a board of up to 20 cells, e.g. mnk-4x3-3",
+        viewer: "board",
+        make: make_mnk,
+    },
+    GameSpec {
+        id: "chess",
+        pattern: "<material>",
+        help: "a chess endgame of up to 5 pieces, named as Syzygy does, e.g. KQvKR, KRPvKR",
+        viewer: "chess",
+        make: make_chess,
+    },
+];
+
+fn make_mnk(name: &str, _: &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>> {
+    let rest = name.strip_prefix("mnk-")?;
+    let bad = || {
+        RegistryError::BadParams(format!(
+            "'{name}' is not a k-in-a-row table name: expected mnk-<width>x<height>-<k>, e.g. mnk-4x3-3"
+        ))
+    };
+    let parse = || -> Result<Box<dyn Plugin>, RegistryError> {
+        let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
+        let (w, h) = wh.split_once('x').ok_or_else(bad)?;
+        let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
+        let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
+            .map_err(|e| RegistryError::BadParams(e.to_string()))?;
+        Ok(Box::new(game))
+    };
+    Some(parse())
+}
+
+fn make_chess(name: &str, dir: &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>> {
+    use crate::chess::material::{Material, MaterialError};
+    // Only names shaped like a material are chess's: `K…vK…`.
+    if !name.starts_with(['K', 'k']) || !name.contains(['v', 'V']) {
+        return None;
+    }
+    let m = match Material::parse(name) {
+        Ok(m) => m,
+        Err(e @ MaterialError::Syntax(_)) => return Some(Err(RegistryError::BadParams(e.to_string()))),
+        Err(e) => return Some(Err(RegistryError::BadParams(e.to_string()))),
+    };
+    if m.is_bare_kings() {
+        return Some(Err(RegistryError::BadParams(
+            "KvK has no table: two bare kings are a draw".into(),
+        )));
+    }
+    let (c, _) = m.canonical();
+    if c.to_string() != name {
+        return Some(Err(RegistryError::BadParams(format!(
+            "the table of {m} is {c} (stronger side first)"
+        ))));
+    }
+    Some(
+        crate::chess::Chess::open(&c, dir)
+            .map(|g| Box::new(g) as Box<dyn Plugin>)
+            .map_err(|e| RegistryError::BadParams(e.to_string())),
+    )
+}
+
+/// The spec of the game a table name belongs to.
+pub fn spec_of(name: &str) -> Option<&'static GameSpec> {
+    GAMES.iter().find(|g| match g.id {
+        "kbnk" => name == "kbnk",
+        "mnk" => name.starts_with("mnk-"),
+        _ => name.starts_with('K') && name.contains('v'),
+    })
+}
+
 /// Why a table name or game could not be resolved.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
-    #[error("unknown game or table '{0}' (known: kbnk, mnk-<width>x<height>-<k>, e.g. mnk-3x3-3)")]
+    #[error("unknown game or table '{0}' (known: {known})", known = GAMES.iter().map(|g| g.pattern).collect::<Vec<_>>().join(", "))]
     Unknown(String),
     #[error("{0}")]
     BadParams(String),
@@ -90,25 +190,17 @@ pub enum RegistryError {
     Table(#[from] TableError),
 }
 
-/// The game behind a table name.
+/// The game behind a table name (chess sub-tables are looked for in `tables/`).
 pub fn plugin(name: &str) -> Result<Box<dyn Plugin>, RegistryError> {
-    if name == "kbnk" {
-        return Ok(Box::new(crate::kbnk::Kbnk::new()));
-    }
-    if let Some(rest) = name.strip_prefix("mnk-") {
-        let bad = || {
-            RegistryError::BadParams(format!(
-            "'{name}' is not a k-in-a-row table name: expected mnk-<width>x<height>-<k>, e.g. mnk-4x3-3"
-        ))
-        };
-        let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
-        let (w, h) = wh.split_once('x').ok_or_else(bad)?;
-        let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
-        let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
-            .map_err(|e| RegistryError::BadParams(e.to_string()))?;
-        return Ok(Box::new(game));
-    }
-    Err(RegistryError::Unknown(name.to_string()))
+    plugin_in(name, Path::new("tables"))
+}
+
+/// The game behind a table name, with the tables it reads besides its own in `dir`.
+pub fn plugin_in(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
+    GAMES
+        .iter()
+        .find_map(|g| (g.make)(name, dir))
+        .unwrap_or_else(|| Err(RegistryError::Unknown(name.to_string())))
 }
 
 /// The command that generates table `name`.
@@ -121,6 +213,9 @@ pub fn generate_command(name: &str) -> String {
         ))
     }) {
         Some(c) => c,
+        None if spec_of(name).is_some_and(|s| s.id == "chess") => {
+            format!("retro generate chess {name}")
+        }
         None => format!("retro generate {name}"),
     }
 }
@@ -138,15 +233,17 @@ pub struct Loaded {
 
 /// Open table `name` from `dir`, with an error naming the command that makes it if missing.
 pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
-    let plugin = plugin(name)?;
     let path = table_path(dir, name);
     if !path.exists() {
+        // Refuse a bad name before naming a missing file.
+        spec_of(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))?;
         return Err(RegistryError::Missing {
             name: name.to_string(),
             dir: dir.to_path_buf(),
             command: format!("{} --out {}", generate_command(name), dir.display()),
         });
     }
+    let plugin = plugin_in(name, dir)?;
     let table = Table::open(&path)?;
     check(&*plugin, &table)?;
     Ok(Loaded { plugin, table })
@@ -159,7 +256,8 @@ pub fn open_file(path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryE
     } else {
         Table::open_unverified(path)?
     };
-    let plugin = plugin(&table.header().name)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let plugin = plugin_in(&table.header().name, dir)?;
     check(&*plugin, &table)?;
     Ok(Loaded { plugin, table })
 }

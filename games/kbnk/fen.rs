@@ -1,6 +1,6 @@
 //! Reading and writing positions: FEN, and a short piece list (`Kh1 Bf1 Ng1 kf2 w`).
 
-use super::board::{name, parse_square, square, Square};
+use crate::chess::board::{name, parse_square, square, Square};
 use super::position::{Position, Side};
 use crate::game::PositionError;
 

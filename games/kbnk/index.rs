@@ -1,7 +1,7 @@
 //! The dense index: `[white king 64][bishop 32 light squares][knight 64][black king 64]`,
 //! once for white to move, then once for black to move.
 
-use super::board::{is_light, light_square, Square};
+use crate::chess::board::{is_light, light_square, Square};
 use super::position::{Position, Side};
 use crate::game::Index;
 

@@ -5,7 +5,7 @@
 //! bishop is mirrored `x -> 7 - x`, probed, and its best move mirrored back. See
 //! `README.md` in this folder for the index and record layout.
 
-pub mod board;
+pub use crate::chess::board;
 pub mod fen;
 pub mod index;
 pub mod moves;

@@ -5,7 +5,7 @@
 //! order of that byte: king moves, then bishop moves, then knight moves, each by
 //! destination square. The order breaks ties between equally good moves.
 
-use super::board::{bb, bishop_attacks, squares, Square, KING, KNIGHT};
+use crate::chess::board::{bb, bishop_attacks, squares, Square, KING, KNIGHT};
 use super::position::{Position, Side};
 use crate::game::Value;
 
@@ -197,7 +197,7 @@ pub fn predecessors(pos: &Position, out: &mut Vec<Position>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kbnk::board::parse_square;
+    use crate::chess::board::parse_square;
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()

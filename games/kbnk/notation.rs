@@ -2,7 +2,7 @@
 //!
 //! SAN never needs disambiguation here: each side has at most one piece of each kind.
 
-use super::board::{file, rank, Square};
+use crate::chess::board::{file, rank, Square};
 use super::moves::{legal_moves, terminal, Move};
 use super::position::Position;
 use crate::game::Value;

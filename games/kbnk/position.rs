@@ -1,6 +1,6 @@
 //! A KBNK position: four squares and the side to move, with its legality rules.
 
-use super::board::{bb, bishop_attacks, is_light, mirror, Square, KING, KNIGHT};
+use crate::chess::board::{bb, bishop_attacks, is_light, mirror, Square, KING, KNIGHT};
 
 /// The side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,7 +137,7 @@ pub fn white_attacks(wk: Square, b: Square, n: Square) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kbnk::board::parse_square;
+    use crate::chess::board::parse_square;
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()

@@ -27,7 +27,7 @@
 
 use rayon::prelude::*;
 
-use super::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
+use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
 use super::index::{placement, unplace, PLACEMENTS, SECTION};
 use super::moves::{code, Piece};
 use crate::game::{Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};

@@ -2,7 +2,8 @@
 //!
 //! - `GET /api/tables` → [`TablesResponse`]
 //! - `GET /api/probe/<table>?position=<text>` → the plug-in's probe JSON (the same object
-//!   `retro probe --json` prints), or [`ErrorBody`] with status 400 / 404.
+//!   `retro probe --json` prints), or [`ErrorBody`] with status 400 / 404. The table
+//!   `chess` stands for whichever chess table the FEN's material needs.
 
 use std::collections::BTreeMap;
 
@@ -43,8 +44,10 @@ pub struct TablesResponse {
 pub struct TableInfo {
     /// Table name, as used in `/api/probe/<name>`: `kbnk`, `mnk-3x3-3`.
     pub name: String,
-    /// Game id: `kbnk`, `mnk`.
+    /// Game id: `kbnk`, `mnk`, `chess`.
     pub game: String,
+    /// The web viewer for this table: `chess` (a board of pieces) or `board` (k-in-a-row).
+    pub viewer: &'static str,
     /// Human description.
     pub title: String,
     /// Game parameters (`width`, `height`, `k`, …).

@@ -25,8 +25,18 @@ pub use error::ApiError;
 pub use routes::router;
 pub use state::AppState;
 
-/// The tables `retro serve` generates when they are missing.
-pub const DEFAULT_TABLES: &[&str] = &["kbnk", "mnk-3x3-3", "mnk-3x4-3", "mnk-4x4-3"];
+/// The tables `retro serve` generates when they are missing, sub-tables first.
+pub const DEFAULT_TABLES: &[&str] = &[
+    "kbnk",
+    "KQvK",
+    "KRvK",
+    "KBvK",
+    "KNvK",
+    "KPvK",
+    "mnk-3x3-3",
+    "mnk-3x4-3",
+    "mnk-4x4-3",
+];
 
 /// Options of `retro serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -51,7 +61,7 @@ pub fn ensure_default_tables(dir: &Path) -> anyhow::Result<()> {
         if crate::registry::table_path(dir, name).exists() {
             continue;
         }
-        let plugin = crate::registry::plugin(name)?;
+        let plugin = crate::registry::plugin_in(name, dir)?;
         eprintln!(
             "retro serve: table {name} ({}) is missing; generating it into {}",
             plugin.title(),

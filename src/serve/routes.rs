@@ -51,10 +51,6 @@ async fn probe(
 ) -> Result<Response, ApiError> {
     let Path(name) = table.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let Query(q) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let served = state.table(&name).ok_or_else(|| ApiError::UnknownTable {
-        name: name.clone(),
-        known: state.known().to_string(),
-    })?;
     let raw = q.position.or(q.fen).unwrap_or_default();
     if raw.trim().is_empty() {
         return Err(ApiError::MissingPosition);
@@ -65,6 +61,16 @@ async fn probe(
     // `_` stands for a space (no notation uses it), so FENs fit in URLs unescaped.
     let text = raw.replace('_', " ");
     let text = text.trim();
+    // `chess`: the table follows the material on the board.
+    let name = if name == "chess" && state.table("chess").is_none() {
+        crate::chess::router::Router::table_for(text)?
+    } else {
+        name
+    };
+    let served = state.table(&name).ok_or_else(|| ApiError::UnknownTable {
+        name: name.clone(),
+        known: state.known().to_string(),
+    })?;
     // A plug-in bug must not take a connection down: report it as a 500 instead.
     let body = catch_unwind(AssertUnwindSafe(|| {
         served

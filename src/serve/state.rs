@@ -107,7 +107,13 @@ fn order_key(name: &str) -> (u8, Vec<u32>, String) {
         .split(|c: char| !c.is_ascii_digit())
         .filter_map(|s| s.parse().ok())
         .collect();
-    let rank = if name == "kbnk" { 0 } else { 1 };
+    let rank = if name == "kbnk" {
+        0
+    } else if name.starts_with("mnk-") {
+        2
+    } else {
+        1
+    };
     // width x height, then k: compare by area first.
     let key = match nums.as_slice() {
         [w, h, k] => vec![w * h, *w, *h, *k],
@@ -139,6 +145,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
     TableInfo {
         url: format!("/tables/{file}"),
         game: h.game.clone(),
+        viewer: plugin.viewer(),
         title: plugin.title(),
         params: h.params.iter().cloned().collect::<BTreeMap<_, _>>(),
         bytes: table.file_len(),

@@ -103,12 +103,14 @@ pub static KNIGHT: [u64; 64] = step_table(&[
 
 /// The four diagonal directions: north-east, north-west, south-east, south-west.
 const DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+/// The four straight directions: north, east, south, west.
+const ORTHO: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
-const fn ray_table() -> [[u64; 64]; 4] {
+const fn ray_table(dirs: [(i8, i8); 4]) -> [[u64; 64]; 4] {
     let mut t = [[0u64; 64]; 4];
     let mut d = 0;
     while d < 4 {
-        let (df, dr) = DIRS[d];
+        let (df, dr) = dirs[d];
         let mut sq = 0;
         while sq < 64 {
             let mut f = (sq % 8) as i8 + df;
@@ -126,13 +128,42 @@ const fn ray_table() -> [[u64; 64]; 4] {
 }
 
 /// Empty-board diagonal rays from each square, by direction (0, 1 go up the board).
-static RAYS: [[u64; 64]; 4] = ray_table();
+static RAYS: [[u64; 64]; 4] = ray_table(DIRS);
+/// Empty-board straight rays from each square, by direction (0, 1 go up the board: north
+/// and east both increase the square number).
+static ORTHO_RAYS: [[u64; 64]; 4] = ray_table(ORTHO);
 
 /// Squares a bishop on `sq` attacks given the occupied squares `occ` (a blocker is
 /// attacked; squares behind it are not).
 pub fn bishop_attacks(sq: Square, occ: u64) -> u64 {
+    slide(&RAYS, sq, occ)
+}
+
+/// Squares a rook on `sq` attacks given the occupied squares `occ`.
+pub fn rook_attacks(sq: Square, occ: u64) -> u64 {
+    slide(&ORTHO_RAYS, sq, occ)
+}
+
+/// Squares a queen on `sq` attacks given the occupied squares `occ`.
+pub fn queen_attacks(sq: Square, occ: u64) -> u64 {
+    bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+}
+
+/// Squares attacked by a pawn of `white` (or black) on `sq`.
+pub fn pawn_attacks(white: bool, sq: Square) -> u64 {
+    let b = bb(sq);
+    let side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    if white {
+        side << 8
+    } else {
+        side >> 8
+    }
+}
+
+/// Sliding attacks along four rays; rays 0 and 1 run towards higher square numbers.
+fn slide(table: &[[u64; 64]; 4], sq: Square, occ: u64) -> u64 {
     let mut att = 0;
-    for (d, rays) in RAYS.iter().enumerate() {
+    for (d, rays) in table.iter().enumerate() {
         let ray = rays[sq as usize];
         let blockers = ray & occ;
         if blockers == 0 {
@@ -150,7 +181,7 @@ pub fn bishop_attacks(sq: Square, occ: u64) -> u64 {
 }
 
 const fn between_table() -> [[u64; 64]; 64] {
-    let rays = ray_table();
+    let rays = ray_table(DIRS);
     let mut t = [[0u64; 64]; 64];
     let mut d = 0;
     while d < 4 {
@@ -239,5 +270,12 @@ mod tests {
         assert_eq!(parse_square("e4"), Some(28));
         assert_eq!(name(28), "e4");
         assert_eq!(parse_square("i1"), None);
+        assert_eq!(rook_attacks(0, 0).count_ones(), 14);
+        // a1 rook, blocker on a4: a2, a3, a4 and the first rank.
+        assert_eq!(rook_attacks(0, bb(24)), bb(8) | bb(16) | bb(24) | 0xfe);
+        assert_eq!(queen_attacks(27, 0).count_ones(), 27);
+        assert_eq!(pawn_attacks(true, 8), bb(17)); // a2 takes b3
+        assert_eq!(pawn_attacks(false, 52), bb(43) | bb(45)); // e7 takes d6, f6
+        assert_eq!(pawn_attacks(true, 63), 0);
     }
 }

@@ -1,0 +1,250 @@
+//! Chess endgames of any material up to 5 pieces: one table per material, distance to mate
+//! and best move for every position, both sides to move.
+//!
+//! Captures and promotions leave the table: their values are read from the sub-tables'
+//! mapped files ([`subtables`]), which must exist first. See `README.md` in this folder
+//! for the index, the move code and the en-passant rule.
+
+pub mod board;
+pub mod fen;
+pub mod index;
+pub mod material;
+pub mod moves;
+pub mod notation;
+pub mod plan;
+pub mod position;
+pub mod present;
+pub mod router;
+pub mod subtables;
+
+use std::path::Path;
+
+use crate::game::{
+    DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Successor,
+    Value,
+};
+use crate::probe::Probed;
+
+use index::{transform, Layout};
+use material::{Color, Material, Role};
+use moves::{en_passant_after, has_move, legal_moves, make, Move};
+pub use position::Position;
+use subtables::{SubTables, SubTableError};
+
+/// The chess plug-in for one material (stored colouring).
+pub struct Chess {
+    layout: Layout,
+    subs: SubTables,
+    /// White's role counts in the stored colouring: a position whose white pieces differ
+    /// is the other colouring, answered with the colours swapped.
+    white_sig: [u32; 5],
+}
+
+impl Chess {
+    /// The plug-in for `material` (either colouring), its sub-tables opened from `dir`.
+    pub fn open(material: &Material, dir: &Path) -> Result<Chess, SubTableError> {
+        let (m, _) = material.canonical();
+        let subs = SubTables::open(&m, dir)?;
+        Ok(Chess::with_subtables(&m, subs))
+    }
+
+    fn with_subtables(m: &Material, subs: SubTables) -> Chess {
+        let layout = Layout::new(m);
+        let mut white_sig = [0; 5];
+        for &r in &m.sides[0] {
+            white_sig[r as usize] += 1;
+        }
+        Chess {
+            layout,
+            subs,
+            white_sig,
+        }
+    }
+
+    pub fn material(&self) -> &Material {
+        &self.layout.material
+    }
+
+    /// True if `pos` is in the other colouring than the stored one.
+    fn swapped(&self, pos: &Position) -> bool {
+        let sig: [u32; 5] =
+            std::array::from_fn(|r| pos.pieces(Color::White, Role::ALL[r]).count_ones());
+        sig != self.white_sig
+    }
+
+    /// The stored colouring of `pos`, and whether it was swapped.
+    fn stored(&self, pos: &Position) -> (Position, bool) {
+        if self.swapped(pos) {
+            (pos.color_flipped(), true)
+        } else {
+            (*pos, false)
+        }
+    }
+
+    /// The square map from `pos`'s frame to its canonical position's frame.
+    fn frame(&self, pos: &Position) -> impl Fn(u8) -> u8 {
+        let (p, flip) = self.stored(pos);
+        let t = self.layout.encode(&p).1;
+        move |s: u8| transform(t, if flip { s ^ 56 } else { s })
+    }
+
+    /// Where a move of `pos` leads (`after` = the position after it).
+    fn outcome(&self, m: &Move, after: &Position) -> Outcome {
+        if m.converts() {
+            return Outcome::Known(self.subs.value(after));
+        }
+        let ep = en_passant_after(after, m);
+        if ep.is_empty() {
+            return Outcome::Index(self.encode(after));
+        }
+        // The opponent may also take en passant: those captures leave the table.
+        let extra = ep
+            .iter()
+            .map(|x| self.subs.value(&make(after, x)).back())
+            .reduce(Value::better)
+            .expect("one capture at least");
+        if has_move(after) {
+            Outcome::Augmented {
+                index: self.encode(after),
+                extra,
+            }
+        } else {
+            Outcome::Known(extra)
+        }
+    }
+}
+
+impl Game for Chess {
+    type Position = Position;
+
+    fn name(&self) -> String {
+        self.layout.material.to_string()
+    }
+
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        (
+            "chess",
+            vec![("pieces".to_string(), self.layout.material.count() as i64)],
+        )
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        ["white", "black"]
+            .iter()
+            .map(|n| Section {
+                name: n.to_string(),
+                len: self.layout.section,
+            })
+            .collect()
+    }
+
+    fn decode(&self, i: Index) -> Option<Position> {
+        self.layout.decode(i)
+    }
+
+    fn encode(&self, pos: &Position) -> Index {
+        self.layout.encode(&self.stored(pos).0).0
+    }
+
+    fn canonical(&self, pos: &Position) -> Position {
+        let (p, _) = self.stored(pos);
+        let t = self.layout.encode(&p).1;
+        let mut c = p.map(|s| transform(t, s));
+        c.ep = None;
+        c
+    }
+
+    fn terminal(&self, pos: &Position) -> Option<Value> {
+        moves::terminal(pos)
+    }
+
+    fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        for (k, m) in v.iter().enumerate() {
+            let after = make(pos, m);
+            out.push(Successor {
+                mv: k as u8 + 1,
+                to: self.outcome(m, &after),
+            });
+        }
+    }
+
+    fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
+        let mut v = Vec::with_capacity(64);
+        moves::unmoves(pos, &mut v);
+        out.extend(v.iter().map(|p| self.encode(p)));
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        let n = if self.layout.material.has_pawns() { 2 } else { 8 };
+        (0..n).map(|t| pos.map(|s| transform(t, s))).collect()
+    }
+
+    fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {
+        let canon = self.canonical(pos);
+        let mut cm = Vec::new();
+        legal_moves(&canon, &mut cm);
+        let target = cm.get((mv as usize).checked_sub(1)?)?;
+        let f = self.frame(pos);
+        let mut own = Vec::new();
+        let mut plain = *pos;
+        plain.ep = None;
+        legal_moves(&plain, &mut own);
+        own.iter()
+            .position(|m| {
+                f(m.from) == target.from && f(m.to) == target.to && m.promotion == target.promotion
+            })
+            .map(|k| {
+                // The code in `pos`'s own move list, which may have en-passant moves too.
+                let mut all = Vec::new();
+                legal_moves(pos, &mut all);
+                let m = own[k];
+                all.iter().position(|x| *x == m).map_or(0, |j| j as u8 + 1)
+            })
+            .filter(|&c| c != 0)
+    }
+}
+
+impl GameText for Chess {
+    fn title(&self) -> String {
+        present::title(&self.layout.material)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        let pos = fen::parse(text)?;
+        let (m, _) = pos.material().canonical();
+        if m != self.layout.material {
+            return Err(PositionError::Illegal(format!(
+                "the material on the board is {}, not {}",
+                pos.material(),
+                self.layout.material
+            )));
+        }
+        Ok(pos)
+    }
+
+    fn position_text(&self, pos: &Position) -> String {
+        fen::to_fen(pos, 0, 1)
+    }
+
+    fn present(&self, pos: &Position, probed: &Probed) -> Presented {
+        present::present(self, pos, probed)
+    }
+
+    fn distance_unit(&self) -> DistanceUnit {
+        DistanceUnit::Moves
+    }
+}
+
+/// The value of a position's en-passant captures (FEN input with an en-passant square),
+/// for the side to move: `None` if it has none.
+pub fn en_passant_value(chess: &Chess, pos: &Position) -> Option<Value> {
+    pos.ep?;
+    let mut v = Vec::new();
+    legal_moves(pos, &mut v);
+    v.iter()
+        .filter(|m| m.en_passant)
+        .map(|m| chess.subs.value(&make(pos, m)).back())
+        .reduce(Value::better)
+}

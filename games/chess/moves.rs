@@ -1,0 +1,339 @@
+//! Moves and un-moves for any material.
+//!
+//! Moves come in a fixed order, which breaks ties between equally good moves and gives
+//! the move code stored in tables (the 1-based rank in this order): pieces by role from
+//! king down to pawn, each role by origin square (a1 first), each piece by destination,
+//! promotions queen, rook, bishop, knight.
+//!
+//! **En passant.** As in Syzygy and Gaviota, a stored position has no en-passant right.
+//! A double step that lets the opponent take en passant leads to the stored position
+//! *plus* those captures: its value for the opponent is the better of the stored
+//! position's value and the best en-passant capture (the captures alone if the stored
+//! position has no move of its own). The engine gets such a move as
+//! [`crate::game::Outcome::Augmented`], and un-move generation leaves it out.
+
+use super::board::{
+    bb, bishop_attacks, queen_attacks, rank, rook_attacks, squares, Square, KING, KNIGHT,
+};
+use super::material::{Color, Role};
+use super::position::Position;
+use crate::game::Value;
+
+/// One legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub role: Role,
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<Role>,
+    /// The role taken, if any (a pawn for en passant).
+    pub capture: Option<Role>,
+    pub en_passant: bool,
+}
+
+impl Move {
+    /// A pawn move of two squares.
+    pub fn is_double_step(&self) -> bool {
+        self.role == Role::Pawn && self.from.abs_diff(self.to) == 16
+    }
+
+    /// True if the move changes the material (capture or promotion): it leaves the table.
+    pub fn converts(&self) -> bool {
+        self.capture.is_some() || self.promotion.is_some()
+    }
+}
+
+/// Targets of a piece of `role` on `from` for `color`, before the king-safety test.
+fn targets(pos: &Position, color: Color, role: Role, from: Square, occ: u64) -> u64 {
+    let own = pos.colors[color as usize];
+    let t = match role {
+        Role::King => KING[from as usize],
+        Role::Knight => KNIGHT[from as usize],
+        Role::Bishop => bishop_attacks(from, occ),
+        Role::Rook => rook_attacks(from, occ),
+        Role::Queen => queen_attacks(from, occ),
+        Role::Pawn => unreachable!("pawns are generated apart"),
+    };
+    t & !own
+}
+
+/// Every pseudo-legal move, in move order.
+fn pseudo(pos: &Position, out: &mut Vec<Move>) {
+    let us = pos.turn;
+    let occ = pos.occupied();
+    let them = pos.colors[us.other() as usize];
+    for role in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        for from in squares(pos.pieces(us, role)) {
+            for to in squares(targets(pos, us, role, from, occ)) {
+                out.push(Move {
+                    role,
+                    from,
+                    to,
+                    promotion: None,
+                    capture: pos.piece_at(to).map(|p| p.1),
+                    en_passant: false,
+                });
+            }
+        }
+    }
+    let white = us == Color::White;
+    for from in squares(pos.pieces(us, Role::Pawn)) {
+        let fwd = |s: Square| if white { s + 8 } else { s - 8 };
+        let last = |s: Square| rank(s) == if white { 7 } else { 0 };
+        let mut dests: Vec<(Square, Option<Role>, bool)> = Vec::with_capacity(4);
+        let caps = super::board::pawn_attacks(white, from);
+        let one = fwd(from);
+        // Destinations in square order: captures and pushes sorted together.
+        for to in squares(caps | bb(one)) {
+            if to == one {
+                if occ & bb(one) == 0 {
+                    dests.push((one, None, false));
+                    let start = rank(from) == if white { 1 } else { 6 };
+                    let two = fwd(one);
+                    if start && occ & bb(two) == 0 {
+                        dests.push((two, None, false));
+                    }
+                }
+            } else if them & bb(to) != 0 {
+                dests.push((to, pos.piece_at(to).map(|p| p.1), false));
+            } else if pos.ep == Some(to) {
+                dests.push((to, Some(Role::Pawn), true));
+            }
+        }
+        dests.sort_by_key(|d| d.0);
+        for (to, capture, en_passant) in dests {
+            if last(to) {
+                for p in Role::PROMOTIONS {
+                    out.push(Move {
+                        role: Role::Pawn,
+                        from,
+                        to,
+                        promotion: Some(p),
+                        capture,
+                        en_passant: false,
+                    });
+                }
+            } else {
+                out.push(Move {
+                    role: Role::Pawn,
+                    from,
+                    to,
+                    promotion: None,
+                    capture,
+                    en_passant,
+                });
+            }
+        }
+    }
+}
+
+/// The position after `m` (no en-passant right: see the module documentation).
+pub fn make(pos: &Position, m: &Move) -> Position {
+    let mut p = *pos;
+    let us = pos.turn as usize;
+    let (from, to) = (bb(m.from), bb(m.to));
+    if let Some(c) = m.capture {
+        // En passant takes the pawn beside the destination, not on it.
+        let victim = if !m.en_passant {
+            to
+        } else if pos.turn == Color::White {
+            to >> 8
+        } else {
+            to << 8
+        };
+        p.roles[c as usize] &= !victim;
+        p.colors[1 - us] &= !victim;
+    }
+    p.roles[m.role as usize] &= !from;
+    p.roles[m.promotion.unwrap_or(m.role) as usize] |= to;
+    p.colors[us] ^= from | to;
+    p.turn = pos.turn.other();
+    p.ep = None;
+    p
+}
+
+/// Every legal move of `pos`, in move order.
+pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
+    let start = out.len();
+    pseudo(pos, out);
+    let us = pos.turn;
+    let mut k = start;
+    for i in start..out.len() {
+        let m = out[i];
+        if !make(pos, &m).in_check(us) {
+            out[k] = m;
+            k += 1;
+        }
+    }
+    out.truncate(k);
+}
+
+/// True if the side to move has a legal move.
+pub fn has_move(pos: &Position) -> bool {
+    let mut v = Vec::with_capacity(64);
+    pseudo(pos, &mut v);
+    v.iter().any(|m| !make(pos, m).in_check(pos.turn))
+}
+
+/// Checkmate `Loss(0)`, stalemate `Draw`, or `None` if the side to move has a move.
+pub fn terminal(pos: &Position) -> Option<Value> {
+    if has_move(pos) {
+        None
+    } else if pos.in_check(pos.turn) {
+        Some(Value::Loss(0))
+    } else {
+        Some(Value::Draw)
+    }
+}
+
+/// The legal en-passant captures the side to move would have in `after`, reached by the
+/// double step `m` (empty if none).
+pub fn en_passant_after(after: &Position, m: &Move) -> Vec<Move> {
+    if !m.is_double_step() {
+        return Vec::new();
+    }
+    let mover = after.turn.other();
+    let behind = (m.from + m.to) / 2;
+    // Only pawns beside the destination can take.
+    let takers = after.pieces(after.turn, Role::Pawn)
+        & super::board::pawn_attacks(mover == Color::White, behind);
+    if takers == 0 {
+        return Vec::new();
+    }
+    let mut with_ep = *after;
+    with_ep.ep = Some(behind);
+    let mut v = Vec::new();
+    legal_moves(&with_ep, &mut v);
+    v.retain(|x| x.en_passant);
+    v
+}
+
+/// Every legal position with a move to `pos` that stays in the same material (no captures,
+/// no promotions) and is an ordinary move (a double step allowing en passant is not: see
+/// the module documentation). Duplicates are possible only through symmetry.
+pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
+    let mover = pos.turn.other();
+    let occ = pos.occupied();
+    let empty = !occ;
+    let mut push = |before: Position| {
+        if before.check().is_ok() {
+            out.push(before);
+        }
+    };
+    let moved = |from: Square, to: Square, role: Role| {
+        let mut b = *pos;
+        let both = bb(from) | bb(to);
+        b.roles[role as usize] ^= both;
+        b.colors[mover as usize] ^= both;
+        b.turn = mover;
+        b.ep = None;
+        b
+    };
+    for role in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        for to in squares(pos.pieces(mover, role)) {
+            let from = match role {
+                Role::King => KING[to as usize],
+                Role::Knight => KNIGHT[to as usize],
+                Role::Bishop => bishop_attacks(to, occ),
+                Role::Rook => rook_attacks(to, occ),
+                _ => queen_attacks(to, occ),
+            } & empty;
+            for f in squares(from) {
+                push(moved(f, to, role));
+            }
+        }
+    }
+    let white = mover == Color::White;
+    for to in squares(pos.pieces(mover, Role::Pawn)) {
+        let back = |s: Square| if white { s - 8 } else { s + 8 };
+        let r = rank(to);
+        let (min_rank, double_rank) = if white { (2, 3) } else { (5, 4) };
+        let ok_one = if white { r >= min_rank } else { r <= min_rank };
+        if !ok_one {
+            continue;
+        }
+        let one = back(to);
+        if empty & bb(one) == 0 {
+            continue;
+        }
+        push(moved(one, to, Role::Pawn));
+        if r == double_rank {
+            let two = back(one);
+            if empty & bb(two) != 0 {
+                let before = moved(two, to, Role::Pawn);
+                let m = Move {
+                    role: Role::Pawn,
+                    from: two,
+                    to,
+                    promotion: None,
+                    capture: None,
+                    en_passant: false,
+                };
+                if en_passant_after(pos, &m).is_empty() {
+                    push(before);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen::parse;
+
+    fn moves(fen: &str) -> Vec<Move> {
+        let mut v = Vec::new();
+        legal_moves(&parse(fen).unwrap(), &mut v);
+        v
+    }
+
+    #[test]
+    fn counts_and_order() {
+        // Lone kings: 3 moves from a1.
+        assert_eq!(moves("8/8/8/8/8/8/8/K6k w - - 0 1").len(), 3);
+        // A pawn on the 7th: 4 promotions, queen first.
+        let v = moves("8/P7/8/8/8/8/8/K6k w - - 0 1");
+        let promos: Vec<Role> = v.iter().filter_map(|m| m.promotion).collect();
+        assert_eq!(promos, Role::PROMOTIONS);
+        // King moves come first.
+        assert_eq!(v[0].role, Role::King);
+        // Double step from the 2nd rank.
+        let v = moves("8/8/8/8/8/8/4P3/K6k w - - 0 1");
+        assert_eq!(v.iter().filter(|m| m.is_double_step()).count(), 1);
+    }
+
+    #[test]
+    fn mate_and_stalemate() {
+        let mate = parse("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(terminal(&mate), Some(Value::Loss(0)));
+        let stale = parse("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(terminal(&stale), Some(Value::Draw));
+    }
+
+    #[test]
+    fn en_passant_rule() {
+        // Black pawn d4; white plays e2-e4, and dxe3 e.p. becomes possible.
+        let pos = parse("8/8/8/8/3p4/8/4P3/K6k w - - 0 1").unwrap();
+        let mut v = Vec::new();
+        legal_moves(&pos, &mut v);
+        let m = v.iter().find(|m| m.is_double_step()).unwrap();
+        let after = make(&pos, m);
+        let ep = en_passant_after(&after, m);
+        assert_eq!(ep.len(), 1);
+        assert!(ep[0].en_passant);
+        // The un-moves of the position after the double step leave that move out.
+        let mut un = Vec::new();
+        unmoves(&after, &mut un);
+        assert!(!un.contains(&pos));
+        // Without the black pawn the double step is an ordinary move.
+        let pos = parse("8/8/8/8/8/8/4P3/K6k w - - 0 1").unwrap();
+        let mut v = Vec::new();
+        legal_moves(&pos, &mut v);
+        let m = v.iter().find(|m| m.is_double_step()).unwrap();
+        let after = make(&pos, m);
+        let mut un = Vec::new();
+        unmoves(&after, &mut un);
+        assert!(un.contains(&pos));
+    }
+}

@@ -1,0 +1,64 @@
+//! Which tables a request needs, in the order to make them: every sub-table before the
+//! tables that read it.
+
+use std::path::Path;
+
+use super::material::Material;
+use super::subtables::path_of;
+
+/// `targets` and everything their captures and promotions lead to, recursively, each
+/// after all of its children (fewer pieces first, then fewer pawns, then by name).
+pub fn closure(targets: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut stack: Vec<Material> = targets.iter().map(|m| m.canonical().0).collect();
+    while let Some(m) = stack.pop() {
+        if all.contains(&m) {
+            continue;
+        }
+        stack.extend(m.children());
+        all.push(m);
+    }
+    all.sort_by_key(|m| (m.count(), m.has_pawns(), pawns(m), m.to_string()));
+    all
+}
+
+fn pawns(m: &Material) -> usize {
+    m.sides
+        .iter()
+        .flatten()
+        .filter(|&&r| r == super::material::Role::Pawn)
+        .count()
+}
+
+/// True if the table of `m` in `dir` is present and intact (checksums, shape): a
+/// resumed run skips it.
+pub fn present_and_intact(dir: &Path, m: &Material) -> bool {
+    let path = path_of(dir, m);
+    path.is_file()
+        && crate::table::Table::open(&path).is_ok_and(|t| {
+            let l = super::index::Layout::new(m);
+            let h = t.header();
+            h.game == "chess"
+                && h.name == m.to_string()
+                && h.sections.iter().all(|s| s.records == l.section)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order() {
+        let v = closure(&[Material::parse("KRvKP").unwrap()]);
+        let names: Vec<String> = v.iter().map(|m| m.to_string()).collect();
+        // Every child comes before its parent.
+        for (i, m) in v.iter().enumerate() {
+            for c in m.children() {
+                assert!(v[..i].contains(&c), "{c} before {m} in {names:?}");
+            }
+        }
+        assert_eq!(names.last().unwrap(), "KRvKP");
+        assert!(names.contains(&"KQvKR".to_string()));
+    }
+}

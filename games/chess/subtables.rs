@@ -1,0 +1,141 @@
+//! The tables a material's captures and promotions lead into, read from their mapped files.
+
+use std::path::{Path, PathBuf};
+
+use super::index::Layout;
+use super::material::{Color, Material, Role};
+use super::position::Position;
+use crate::game::Value;
+use crate::table::{Table, TableError};
+
+/// Why the sub-tables of a material could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum SubTableError {
+    #[error("{material} needs its sub-table {child}, which is not in {dir}: create it with `retro generate chess {child} --out {dir}` (or generate {material} itself, which makes missing sub-tables first)", dir = .dir.display())]
+    Missing {
+        material: String,
+        child: String,
+        dir: PathBuf,
+    },
+    #[error("sub-table {child} of {material} is unusable: {source}")]
+    Bad {
+        material: String,
+        child: String,
+        source: TableError,
+    },
+    #[error("sub-table {child} of {material} ({path}) does not hold that material's index: {found}", path = .path.display())]
+    Shape {
+        material: String,
+        child: String,
+        path: PathBuf,
+        found: String,
+    },
+}
+
+/// White's and black's role counts (pawn .. queen): a material's key.
+type Signature = [[u8; 5]; 2];
+
+fn signature_of_material(m: &Material) -> Signature {
+    let mut s = [[0; 5]; 2];
+    for (c, side) in m.sides.iter().enumerate() {
+        for &r in side {
+            s[c][r as usize] += 1;
+        }
+    }
+    s
+}
+
+fn signature(pos: &Position) -> Signature {
+    std::array::from_fn(|c| {
+        let color = [Color::White, Color::Black][c];
+        std::array::from_fn(|r| pos.pieces(color, Role::ALL[r]).count_ones() as u8)
+    })
+}
+
+struct Sub {
+    sig: Signature,
+    layout: Layout,
+    table: Table,
+}
+
+/// The open sub-tables of one material.
+pub struct SubTables {
+    subs: Vec<Sub>,
+}
+
+/// The table file of a material in `dir`.
+pub fn path_of(dir: &Path, m: &Material) -> PathBuf {
+    crate::registry::table_path(dir, &m.to_string())
+}
+
+impl SubTables {
+    /// Open every table one capture or promotion of `m` leads to, checking each file's
+    /// checksums and shape.
+    pub fn open(m: &Material, dir: &Path) -> Result<SubTables, SubTableError> {
+        let mut subs = Vec::new();
+        for child in m.children() {
+            let path = path_of(dir, &child);
+            let (material, name) = (m.to_string(), child.to_string());
+            if !path.exists() {
+                return Err(SubTableError::Missing {
+                    material,
+                    child: name,
+                    dir: dir.to_path_buf(),
+                });
+            }
+            let table = Table::open(&path).map_err(|source| SubTableError::Bad {
+                material: material.clone(),
+                child: name.clone(),
+                source,
+            })?;
+            let layout = Layout::new(&child);
+            let h = table.header();
+            let shape_ok = h.game == "chess"
+                && h.name == name
+                && h.sections.len() == 2
+                && h.sections.iter().all(|s| s.records == layout.section);
+            if !shape_ok {
+                return Err(SubTableError::Shape {
+                    material,
+                    child: name,
+                    path,
+                    found: format!("{} '{}' {:?}", h.game, h.name, h.sections),
+                });
+            }
+            subs.push(Sub {
+                sig: signature_of_material(&child),
+                layout,
+                table,
+            });
+        }
+        Ok(SubTables { subs })
+    }
+
+    /// No sub-tables (for materials whose captures all lead to bare kings).
+    pub fn none() -> SubTables {
+        SubTables { subs: Vec::new() }
+    }
+
+    /// The value, for its side to move, of a position of a sub-material (either
+    /// colouring); bare kings are a draw.
+    pub fn value(&self, pos: &Position) -> Value {
+        let sig = signature(pos);
+        if sig == [[0; 5]; 2] {
+            return Value::Draw;
+        }
+        let flipped = [sig[1], sig[0]];
+        for s in &self.subs {
+            let p = if s.sig == sig {
+                *pos
+            } else if s.sig == flipped {
+                pos.color_flipped()
+            } else {
+                continue;
+            };
+            let (i, _) = s.layout.encode(&p);
+            return Value::from_byte(s.table.record(i).0);
+        }
+        // Opening checked every child material is present.
+        unreachable!("no sub-table for {}", pos.material())
+    }
+}
