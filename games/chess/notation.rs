@@ -83,8 +83,8 @@ mod tests {
         let v = names("6k1/8/8/8/8/8/4K3/R6R w - - 0 1");
         assert!(v.contains(&("a1d1".into(), "Rad1".into())), "{v:?}");
         // Mate by the queen.
-        let v = names("k7/8/1K6/8/8/8/8/1Q6 w - - 0 1");
-        assert!(v.contains(&("b1b7".into(), "Qb7#".into())), "{v:?}");
+        let v = names("k7/7Q/1K6/8/8/8/8/8 w - - 0 1");
+        assert!(v.contains(&("h7b7".into(), "Qb7#".into())), "{v:?}");
         // En passant.
         let v = names("8/8/8/8/3pP3/8/8/K6k b - e3 0 1");
         assert!(v.contains(&("d4e3".into(), "dxe3".into())), "{v:?}");
