@@ -129,6 +129,8 @@ pub struct Layout {
     /// The non-king pieces in index order.
     pub pieces: Vec<(Color, Role)>,
     pawns: bool,
+    /// Two or more identical pieces (their order in the slot matters).
+    twins: bool,
     /// Records per section.
     pub section: u64,
 }
@@ -145,10 +147,12 @@ impl Layout {
         let section = pieces.iter().fold(kings, |acc, &(_, r)| {
             acc * if r == Role::Pawn { 48 } else { 64 }
         });
+        let twins = pieces.windows(2).any(|w| w[0] == w[1]);
         Layout {
             material: material.clone(),
             pieces,
             pawns,
+            twins,
             section,
         }
     }
@@ -189,6 +193,17 @@ impl Layout {
             debug_assert!(n != NONE, "not a canonical pair");
             n as Index
         };
+        if !self.twins {
+            for &(c, r) in &self.pieces {
+                let s = transform(t, pos.pieces(c, r).trailing_zeros() as Square);
+                i = if r == Role::Pawn {
+                    i * 48 + (s - 8) as Index
+                } else {
+                    i * 64 + s as Index
+                };
+            }
+            return i;
+        }
         let mut k = 0;
         while k < self.pieces.len() {
             let (c, r) = self.pieces[k];
@@ -253,7 +268,13 @@ impl Layout {
         }
         pos.put(wk, Color::White, Role::King);
         pos.put(bk, Color::Black, Role::King);
-        if pos.check().is_err() || self.encode(&pos).0 != i {
+        if pos.check().is_err() {
+            return None;
+        }
+        // Only identical pieces or a symmetric king pair can make a slot hold a
+        // non-canonical position; skip the re-encoding otherwise.
+        let unique = self.pawns || king_pairs().symmetries[wk as usize * 64 + bk as usize] == 1;
+        if (!unique || self.twins) && self.encode(&pos).0 != i {
             return None;
         }
         Some(pos)

@@ -88,14 +88,24 @@ impl Chess {
         move |s: u8| transform(t, if flip { s ^ 56 } else { s })
     }
 
-    /// Where a move of `pos` leads (`after` = the position after it).
-    fn outcome(&self, m: &Move, after: &Position) -> Outcome {
+    /// The slot of `pos`, its colouring already known.
+    fn encode_as(&self, pos: &Position, swapped: bool) -> Index {
+        if swapped {
+            self.layout.encode(&pos.color_flipped()).0
+        } else {
+            self.layout.encode(pos).0
+        }
+    }
+
+    /// Where a move of `pos` leads (`after` = the position after it; `swapped`: the
+    /// colouring of both, which a move inside the table keeps).
+    fn outcome(&self, m: &Move, after: &Position, swapped: bool) -> Outcome {
         if m.converts() {
             return Outcome::Known(self.subs.value(after));
         }
         let ep = en_passant_after(after, m);
         if ep.is_empty() {
-            return Outcome::Index(self.encode(after));
+            return Outcome::Index(self.encode_as(after, swapped));
         }
         // The opponent may also take en passant: those captures leave the table.
         let extra = ep
@@ -105,7 +115,7 @@ impl Chess {
             .expect("one capture at least");
         if has_move(after) {
             Outcome::Augmented {
-                index: self.encode(after),
+                index: self.encode_as(after, swapped),
                 extra,
             }
         } else {
@@ -161,11 +171,12 @@ impl Game for Chess {
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
         let mut v = Vec::with_capacity(64);
         legal_moves(pos, &mut v);
+        let swapped = self.swapped(pos);
         for (k, m) in v.iter().enumerate() {
             let after = make(pos, m);
             out.push(Successor {
                 mv: k as u8 + 1,
-                to: self.outcome(m, &after),
+                to: self.outcome(m, &after, swapped),
             });
         }
     }
@@ -173,7 +184,8 @@ impl Game for Chess {
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
         let mut v = Vec::with_capacity(64);
         moves::unmoves(pos, &mut v);
-        out.extend(v.iter().map(|p| self.encode(p)));
+        let swapped = self.swapped(pos);
+        out.extend(v.iter().map(|p| self.encode_as(p, swapped)));
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {

@@ -157,10 +157,19 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
     let start = out.len();
     pseudo(pos, out);
     let us = pos.turn;
+    // Out of check, a move of a piece off every line through our king cannot expose it:
+    // only king moves, en passant and moves of pieces on such a line need the test.
+    let king = pos.king(us);
+    let lines = if pos.in_check(us) {
+        !0
+    } else {
+        queen_attacks(king, 0) | bb(king)
+    };
     let mut k = start;
     for i in start..out.len() {
         let m = out[i];
-        if !make(pos, &m).in_check(us) {
+        let safe = bb(m.from) & lines == 0 && !m.en_passant;
+        if safe || !make(pos, &m).in_check(us) {
             out[k] = m;
             k += 1;
         }
@@ -170,6 +179,22 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
 
 /// True if the side to move has a legal move.
 pub fn has_move(pos: &Position) -> bool {
+    // Most positions have a king move: try those before generating everything.
+    let us = pos.turn;
+    let k = pos.king(us);
+    for to in squares(KING[k as usize] & !pos.colors[us as usize]) {
+        let m = Move {
+            role: Role::King,
+            from: k,
+            to,
+            promotion: None,
+            capture: pos.piece_at(to).map(|p| p.1),
+            en_passant: false,
+        };
+        if !make(pos, &m).in_check(us) {
+            return true;
+        }
+    }
     let mut v = Vec::with_capacity(64);
     pseudo(pos, &mut v);
     v.iter().any(|m| !make(pos, m).in_check(pos.turn))

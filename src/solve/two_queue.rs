@@ -282,10 +282,13 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 if value == Value::Illegal {
                     continue;
                 }
-                let pos = game.decode(i as Index).expect("legal slots decode");
-                if game.terminal(&pos).is_some() {
+                // Terminal positions are checkmates (`Loss(0)`) or draws without moves
+                // (the contract: terminal positions have no successors), so no terminal
+                // test is needed here.
+                if value == Value::Loss(0) {
                     continue;
                 }
+                let pos = game.decode(i as Index).expect("legal slots decode");
                 succ.clear();
                 game.successors(&pos, &mut succ);
                 let stored = |j: Index| Value::from_byte(st.value[j as usize].load(Relaxed));
