@@ -185,7 +185,9 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
     let (mut made, mut skipped) = (0, 0);
     for (i, m) in order.iter().enumerate() {
         let name = m.to_string();
-        if plan::present_and_intact(&a.out, m) {
+        if plan::present(&a.out, m)
+            .with_context(|| format!("{name} is in the way (delete it to make it anew)"))?
+        {
             eprintln!("[{}/{total}] {name}: present, skipped", i + 1);
             skipped += 1;
             continue;
@@ -301,8 +303,7 @@ fn cmd_probe_chess(a: &ProbeArgs) -> Result<bool> {
         match router.probe(line) {
             Ok(p) => (p.json(), true),
             Err(RouteError::Position(PositionError::Illegal(why))) => (
-                serde_json::json!({"input": line, "category": "illegal", "error": why})
-                    .to_string(),
+                serde_json::json!({"input": line, "category": "illegal", "error": why}).to_string(),
                 false,
             ),
             Err(e) => (

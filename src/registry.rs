@@ -77,6 +77,9 @@ impl<G: GameText + 'static> Plugin for G {
     }
 }
 
+/// A plug-in made from a table name, `None` if the name is not the game's.
+pub type MakePlugin = fn(&str, &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>>;
+
 /// One game: how its table names look and how to make its plug-in.
 pub struct GameSpec {
     /// The game id written in table headers.
@@ -89,7 +92,7 @@ pub struct GameSpec {
     pub viewer: &'static str,
     /// The plug-in behind a table name, `None` if the name is not this game's. `dir` holds
     /// the tables a plug-in reads besides its own (chess sub-tables).
-    pub make: fn(&str, &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>>,
+    pub make: MakePlugin,
 }
 
 /// Every game, in the order names are tried.
@@ -143,7 +146,9 @@ fn make_chess(name: &str, dir: &Path) -> Option<Result<Box<dyn Plugin>, Registry
     }
     let m = match Material::parse(name) {
         Ok(m) => m,
-        Err(e @ MaterialError::Syntax(_)) => return Some(Err(RegistryError::BadParams(e.to_string()))),
+        Err(e @ MaterialError::Syntax(_)) => {
+            return Some(Err(RegistryError::BadParams(e.to_string())))
+        }
         Err(e) => return Some(Err(RegistryError::BadParams(e.to_string()))),
     };
     if m.is_bare_kings() {

@@ -211,13 +211,22 @@ fn probe_errors_name_the_problem() {
     }
     let o = retro(&[
         "probe",
-        "chess",
+        "checkers",
         "8/8/8/8/8/8/8/8 w - - 0 1",
         "--tables",
         &t,
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown game"), "{}", stderr(&o));
+    let o = retro(&[
+        "probe",
+        "chess",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "--tables",
+        &t,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("exactly one king"), "{}", stderr(&o));
     let empty = tempfile::tempdir().unwrap();
     let o = retro(&[
         "probe",
@@ -265,11 +274,11 @@ fn verify_accepts_the_table_and_names_a_flipped_record() {
     let game = retro::kbnk::Kbnk::new();
     let fen = "8/8/8/8/8/8/5k2/5BNK w - - 0 1";
     let index = game.encode(&game.parse_position(fen).unwrap());
-    // Mate in 33 (Win(65)) becomes mate in 32 (Win(63)).
+    // Mate in 33 (Win(65), byte 1 + 33) becomes mate in 32 (Win(63)).
     let (_dir, path) = damaged(|b| {
         let at = 4096 + 2 * index as usize;
-        assert_eq!(b[at], 67);
-        b[at] ^= 4;
+        assert_eq!(b[at], 34);
+        b[at] = 33;
     });
     let o = retro(&["verify", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));

@@ -75,7 +75,11 @@ pub fn parse_full(text: &str) -> Result<Fen, PositionError> {
     pos.turn = match fields.get(1).copied().unwrap_or("w") {
         "w" => Color::White,
         "b" => Color::Black,
-        s => return Err(malformed(format!("side to move must be 'w' or 'b', not '{s}'"))),
+        s => {
+            return Err(malformed(format!(
+                "side to move must be 'w' or 'b', not '{s}'"
+            )))
+        }
     };
     match fields.get(2).copied().unwrap_or("-") {
         "-" => {}
@@ -102,8 +106,8 @@ pub fn parse_full(text: &str) -> Result<Fen, PositionError> {
     match fields.get(3).copied().unwrap_or("-") {
         "-" => {}
         s => {
-            let sq = parse_square(s)
-                .ok_or_else(|| malformed(format!("bad en-passant square '{s}'")))?;
+            let sq =
+                parse_square(s).ok_or_else(|| malformed(format!("bad en-passant square '{s}'")))?;
             pos.ep = ep_square(&pos, sq)?;
         }
     }
@@ -183,9 +187,15 @@ mod tests {
     #[test]
     fn round_trip_and_errors() {
         let f = parse_full("8/8/8/8/8/2k5/8/KQ5r w - - 7 42").unwrap();
-        assert_eq!(to_fen(&f.pos, f.halfmove, f.fullmove), "8/8/8/8/8/2k5/8/KQ5r w - - 7 42");
+        assert_eq!(
+            to_fen(&f.pos, f.halfmove, f.fullmove),
+            "8/8/8/8/8/2k5/8/KQ5r w - - 7 42"
+        );
         let f = parse_full("8/8/8/8/8/2k5/8/KQ5r_b").unwrap();
-        assert_eq!(to_fen(&f.pos, f.halfmove, f.fullmove), "8/8/8/8/8/2k5/8/KQ5r b - - 0 1");
+        assert_eq!(
+            to_fen(&f.pos, f.halfmove, f.fullmove),
+            "8/8/8/8/8/2k5/8/KQ5r b - - 0 1"
+        );
         let bad = |s: &str| parse(s).unwrap_err().to_string();
         assert!(bad("8/8/8").contains("8 ranks"), "{}", bad("8/8/8"));
         assert!(bad("8/8/8/8/8/8/8/KX5k w").contains("unknown piece letter 'X'"));

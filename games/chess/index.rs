@@ -139,7 +139,10 @@ impl Layout {
     /// The layout of a material in its stored colouring.
     pub fn new(material: &Material) -> Layout {
         let mut pieces = Vec::new();
-        for (c, side) in [Color::White, Color::Black].into_iter().zip(&material.sides) {
+        for (c, side) in [Color::White, Color::Black]
+            .into_iter()
+            .zip(&material.sides)
+        {
             pieces.extend(side.iter().map(|&r| (c, r)));
         }
         let pawns = material.has_pawns();

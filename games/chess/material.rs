@@ -230,7 +230,13 @@ impl Material {
     /// material comes after every material it leads to (fewer pieces first, then fewer
     /// pawns, then by name).
     pub fn all(n: usize) -> Vec<Material> {
-        let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+        let roles = [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
         // Multisets of up to `k` non-king pieces, strongest first.
         fn multisets(roles: &[Role], k: usize, out: &mut Vec<Vec<Role>>, cur: &mut Vec<Role>) {
             out.push(cur.clone());

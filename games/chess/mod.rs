@@ -29,7 +29,7 @@ use index::{transform, Layout};
 use material::{Color, Material, Role};
 use moves::{en_passant_after, has_move, legal_moves, make, Move};
 pub use position::Position;
-use subtables::{SubTables, SubTableError};
+use subtables::{SubTableError, SubTables};
 
 /// The chess plug-in for one material (stored colouring).
 pub struct Chess {
@@ -46,6 +46,13 @@ impl Chess {
         let (m, _) = material.canonical();
         let subs = SubTables::open(&m, dir)?;
         Ok(Chess::with_subtables(&m, subs))
+    }
+
+    /// The rules of `material` without its sub-tables, for structural checks such as the
+    /// conformance self-test: moves that leave the table lead to `Known(Value::Illegal)`
+    /// ("in no table"), so it cannot solve ([`Game::solve`] refuses).
+    pub fn rules_only(material: &Material) -> Chess {
+        Chess::with_subtables(&material.canonical().0, SubTables::rules_only())
     }
 
     fn with_subtables(m: &Material, subs: SubTables) -> Chess {
@@ -168,6 +175,19 @@ impl Game for Chess {
         moves::terminal(pos)
     }
 
+    fn solve(
+        &self,
+        opts: &crate::game::SolveOptions,
+    ) -> Result<crate::game::Solution, crate::solve::SolveError> {
+        if self.subs.is_rules_only() {
+            return Err(crate::solve::SolveError::Game(format!(
+                "{} was opened without its sub-tables and cannot be solved",
+                self.name()
+            )));
+        }
+        crate::solve::two_queue::solve(self, opts)
+    }
+
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
         let mut v = Vec::with_capacity(64);
         legal_moves(pos, &mut v);
@@ -189,7 +209,11 @@ impl Game for Chess {
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {
-        let n = if self.layout.material.has_pawns() { 2 } else { 8 };
+        let n = if self.layout.material.has_pawns() {
+            2
+        } else {
+            8
+        };
         (0..n).map(|t| pos.map(|s| transform(t, s))).collect()
     }
 

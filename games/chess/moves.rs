@@ -62,7 +62,13 @@ fn pseudo(pos: &Position, out: &mut Vec<Move>) {
     let us = pos.turn;
     let occ = pos.occupied();
     let them = pos.colors[us.other() as usize];
-    for role in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+    for role in [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+    ] {
         for from in squares(pos.pieces(us, role)) {
             for to in squares(targets(pos, us, role, from, occ)) {
                 out.push(Move {
@@ -254,7 +260,13 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
         b.ep = None;
         b
     };
-    for role in [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+    for role in [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+    ] {
         for to in squares(pos.pieces(mover, role)) {
             let from = match role {
                 Role::King => KING[to as usize],

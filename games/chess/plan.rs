@@ -30,18 +30,30 @@ fn pawns(m: &Material) -> usize {
         .count()
 }
 
-/// True if the table of `m` in `dir` is present and intact (checksums, shape): a
-/// resumed run skips it.
-pub fn present_and_intact(dir: &Path, m: &Material) -> bool {
+/// Whether the table of `m` in `dir` is there to use: `Ok(true)` present and intact
+/// (checksums and shape: a resumed run skips it), `Ok(false)` absent, and an error for a
+/// file that is there but damaged or of another table, which is never overwritten
+/// silently: the user decides what to do with it.
+pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableError> {
     let path = path_of(dir, m);
-    path.is_file()
-        && crate::table::Table::open(&path).is_ok_and(|t| {
-            let l = super::index::Layout::new(m);
-            let h = t.header();
-            h.game == "chess"
-                && h.name == m.to_string()
-                && h.sections.iter().all(|s| s.records == l.section)
-        })
+    if !path.exists() {
+        return Ok(false);
+    }
+    let t = crate::table::Table::open(&path)?;
+    let l = super::index::Layout::new(m);
+    let h = t.header();
+    let shape = h.game == "chess"
+        && h.name == m.to_string()
+        && h.sections.len() == 2
+        && h.sections.iter().all(|s| s.records == l.section);
+    if !shape {
+        return Err(crate::table::TableError::WrongGame {
+            path,
+            found: format!("{} '{}'", h.game, h.name),
+            expected: format!("chess '{m}'"),
+        });
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -69,7 +69,9 @@ impl Position {
         } else {
             Color::Black
         };
-        let role = Role::ALL.into_iter().find(|&r| self.roles[r as usize] & b != 0)?;
+        let role = Role::ALL
+            .into_iter()
+            .find(|&r| self.roles[r as usize] & b != 0)?;
         Some((color, role))
     }
 
@@ -138,7 +140,7 @@ impl Position {
         let side = |c: Color| -> Vec<Role> {
             Role::ALL[..5]
                 .iter()
-                .flat_map(|&r| std::iter::repeat_n(r, self.pieces(c, r).count_ones() as usize))
+                .flat_map(|&r| std::iter::repeat(r).take(self.pieces(c, r).count_ones() as usize))
                 .collect()
         };
         Material::from_roles(side(Color::White), side(Color::Black))

@@ -45,7 +45,12 @@ impl Router {
 
     /// The open table `name`, opening it on first use.
     pub fn table(&self, name: &str) -> Result<Arc<Loaded>, RegistryError> {
-        if let Some(t) = self.open.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+        if let Some(t) = self
+            .open
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
             return Ok(t.clone());
         }
         let loaded = Arc::new(registry::open(&self.dir, name)?);

@@ -61,6 +61,9 @@ struct Sub {
 /// The open sub-tables of one material.
 pub struct SubTables {
     subs: Vec<Sub>,
+    /// No tables: every position outside the material is "not in a table" (rules-only
+    /// plug-ins, for structural checks).
+    rules_only: bool,
 }
 
 /// The table file of a material in `dir`.
@@ -108,20 +111,34 @@ impl SubTables {
                 table,
             });
         }
-        Ok(SubTables { subs })
+        Ok(SubTables {
+            subs,
+            rules_only: false,
+        })
     }
 
-    /// No sub-tables (for materials whose captures all lead to bare kings).
-    pub fn none() -> SubTables {
-        SubTables { subs: Vec::new() }
+    pub fn is_rules_only(&self) -> bool {
+        self.rules_only
+    }
+
+    /// No tables at all: see [`SubTables::value`].
+    pub fn rules_only() -> SubTables {
+        SubTables {
+            subs: Vec::new(),
+            rules_only: true,
+        }
     }
 
     /// The value, for its side to move, of a position of a sub-material (either
-    /// colouring); bare kings are a draw.
+    /// colouring); bare kings are a draw. Without tables ([`SubTables::rules_only`]):
+    /// `Value::Illegal`, "in no table".
     pub fn value(&self, pos: &Position) -> Value {
         let sig = signature(pos);
         if sig == [[0; 5]; 2] {
             return Value::Draw;
+        }
+        if self.rules_only {
+            return Value::Illegal;
         }
         let flipped = [sig[1], sig[0]];
         for s in &self.subs {

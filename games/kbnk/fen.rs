@@ -1,7 +1,7 @@
 //! Reading and writing positions: FEN, and a short piece list (`Kh1 Bf1 Ng1 kf2 w`).
 
-use crate::chess::board::{name, parse_square, square, Square};
 use super::position::{Position, Side};
+use crate::chess::board::{name, parse_square, square, Square};
 use crate::game::PositionError;
 
 fn malformed(s: impl Into<String>) -> PositionError {

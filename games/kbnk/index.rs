@@ -1,8 +1,8 @@
 //! The dense index: `[white king 64][bishop 32 light squares][knight 64][black king 64]`,
 //! once for white to move, then once for black to move.
 
-use crate::chess::board::{is_light, light_square, Square};
 use super::position::{Position, Side};
+use crate::chess::board::{is_light, light_square, Square};
 use crate::game::Index;
 
 /// Placements of the white king, a light-squared bishop and the knight: `64 * 32 * 64`.

@@ -5,8 +5,8 @@
 //! order of that byte: king moves, then bishop moves, then knight moves, each by
 //! destination square. The order breaks ties between equally good moves.
 
-use crate::chess::board::{bb, bishop_attacks, squares, Square, KING, KNIGHT};
 use super::position::{Position, Side};
+use crate::chess::board::{bb, bishop_attacks, squares, Square, KING, KNIGHT};
 use crate::game::Value;
 
 /// The piece that moves.

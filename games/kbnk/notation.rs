@@ -2,9 +2,9 @@
 //!
 //! SAN never needs disambiguation here: each side has at most one piece of each kind.
 
-use crate::chess::board::{file, rank, Square};
 use super::moves::{legal_moves, terminal, Move};
 use super::position::Position;
+use crate::chess::board::{file, rank, Square};
 use crate::game::Value;
 
 /// A square's name, `a1` … `h8`, without allocating.

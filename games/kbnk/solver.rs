@@ -27,9 +27,9 @@
 
 use rayon::prelude::*;
 
-use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
 use super::index::{placement, unplace, PLACEMENTS, SECTION};
 use super::moves::{code, Piece};
+use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
 use crate::game::{Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};
 use crate::solve::SolveError;
 

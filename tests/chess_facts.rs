@@ -1,0 +1,207 @@
+//! Generic chess tables: published facts, the KBNK table agreeing with the generic KBNvK
+//! table on every position, the self-test on every material, identical bytes whatever
+//! the thread count, and sub-tables read from files. The tables are generated once per
+//! test binary, in a temporary folder.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use retro::chess::material::{Color, Material, Role};
+use retro::chess::plan;
+use retro::chess::position::Position;
+use retro::chess::Chess;
+use retro::game::{DistanceUnit, Game, Value};
+use retro::generate::{generate, with_threads};
+use retro::progress::Silent;
+use retro::registry;
+use retro::summary::{stats, SectionStats};
+use retro::table::Table;
+
+/// The materials the facts need, with everything they lead to.
+const MATERIALS: &[&str] = &["KQvK", "KRvK", "KBBvK", "KBNvK", "KQvKR", "KPvK", "KRvKP"];
+
+fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let targets: Vec<Material> = MATERIALS
+            .iter()
+            .map(|m| Material::parse(m).unwrap())
+            .collect();
+        for m in plan::closure(&targets) {
+            let p = registry::plugin_in(&m.to_string(), dir.path()).expect("sub-tables present");
+            generate(&*p, dir.path(), &Silent).expect("generates");
+        }
+        dir
+    })
+    .path()
+}
+
+fn section_stats(name: &str) -> Vec<SectionStats> {
+    let t = Table::open(&registry::table_path(tables(), name)).unwrap();
+    stats(t.header(), DistanceUnit::Moves)
+}
+
+/// Longest mate in moves over both sides to move.
+fn longest(name: &str) -> u16 {
+    section_stats(name)
+        .iter()
+        .filter_map(|s| s.longest.map(|l| l.0))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn longest_mates() {
+    // Published maxima (white to move mates in n moves).
+    assert_eq!(longest("KQvK"), 10);
+    assert_eq!(longest("KRvK"), 16);
+    assert_eq!(longest("KBBvK"), 19);
+    assert_eq!(longest("KBNvK"), 33);
+    assert_eq!(longest("KQvKR"), 35);
+    assert_eq!(longest("KPvK"), 28);
+    // The longest 4-piece mate: KRvKP, 85 plies, with the pawn's side to move (the pawn
+    // queens into KQvKR). Exactly one such position is stored, none longer.
+    let t = Table::open(&registry::table_path(tables(), "KRvKP")).unwrap();
+    let black = &t.header().sections[1].histogram;
+    assert_eq!(black[Value::Win(85).to_byte() as usize], 1);
+    assert_eq!(longest("KRvKP"), 43);
+    // Bare minor pieces cannot mate.
+    for m in ["KBvK", "KNvK"] {
+        for s in section_stats(m) {
+            assert_eq!((s.wins, s.losses), (0, 0), "{m}");
+            assert!(s.draws > 0);
+        }
+    }
+}
+
+#[test]
+fn generic_kbnv_k_agrees_with_the_kbnk_table() {
+    let dir = tables();
+    let kbnk = retro::kbnk::Kbnk::new();
+    let sol = kbnk
+        .solve(&retro::game::SolveOptions { progress: &Silent })
+        .unwrap();
+    let generic = registry::open(dir, "KBNvK").unwrap();
+    let chess = Chess::open(&Material::parse("KBNvK").unwrap(), dir).unwrap();
+    let mut checked = 0u64;
+    let mut moves = Vec::new();
+    for i in 0..kbnk.size() {
+        let Some(k) = kbnk.decode(i) else { continue };
+        let mut p = Position::empty();
+        p.put(k.white_king, Color::White, Role::King);
+        p.put(k.bishop, Color::White, Role::Bishop);
+        p.put(k.knight, Color::White, Role::Knight);
+        p.put(k.black_king, Color::Black, Role::King);
+        p.turn = match k.side {
+            retro::kbnk::Side::White => Color::White,
+            retro::kbnk::Side::Black => Color::Black,
+        };
+        let j = chess.encode(&p);
+        let v = Value::from_byte(generic.table.record(j).0);
+        assert_eq!(sol.value(i), v, "{k:?}");
+        // The generic table's best move, seen in this position's frame, is a move of equal
+        // value in the KBNK table.
+        let (_, mv) = generic.table.record(j);
+        // (On every 8th position: finding a move in another frame costs move generations.)
+        if i % 8 == 0 && v.is_decisive() && v != Value::Loss(0) {
+            let own = chess.move_from_canonical(&p, mv).expect("a best move");
+            moves.clear();
+            retro::chess::moves::legal_moves(&p, &mut moves);
+            let m = moves[own as usize - 1];
+            let after = retro::chess::moves::make(&p, &m);
+            let value_after = if m.capture.is_some() {
+                Value::Draw
+            } else {
+                let mut a = retro::kbnk::Position {
+                    white_king: after.king(Color::White),
+                    bishop: after.pieces(Color::White, Role::Bishop).trailing_zeros() as u8,
+                    knight: after.pieces(Color::White, Role::Knight).trailing_zeros() as u8,
+                    black_king: after.king(Color::Black),
+                    side: retro::kbnk::Side::White,
+                };
+                if after.turn == Color::Black {
+                    a.side = retro::kbnk::Side::Black;
+                }
+                sol.value(kbnk.encode(&a))
+            };
+            assert_eq!(value_after.back(), v, "best move of {k:?}");
+        }
+        checked += 1;
+    }
+    // Every legal KBNK position (light-squared bishops), both sides to move.
+    assert_eq!(checked, 5_437_752 + 6_830_292);
+}
+
+#[test]
+fn every_material_conforms() {
+    // The engine's self-test on sampled slots of every material up to 5 pieces (rules
+    // only: values are not needed to check moves against un-moves).
+    let all = Material::all(5);
+    assert_eq!(all.len(), 145);
+    let mut checked = 0;
+    for m in &all {
+        let g = Chess::rules_only(m);
+        let size = g.size();
+        let mut i = 7919 % size;
+        for _ in 0..40 {
+            retro::selftest::check_slot(&g, i).unwrap_or_else(|e| panic!("{m}: {e}"));
+            checked += usize::from(g.decode(i).is_some());
+            i = (i + 2_654_435_761) % size;
+        }
+    }
+    assert!(checked > 2_000, "{checked} legal slots");
+    // With real sub-tables too.
+    for name in MATERIALS {
+        let g = Chess::open(&Material::parse(name).unwrap(), tables()).unwrap();
+        for i in (0..g.size()).step_by(4_099) {
+            retro::selftest::check_slot(&g, i).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_the_bytes() {
+    let dir = tables();
+    for name in ["KPvK", "KQvKR"] {
+        let plugin = registry::plugin_in(name, dir).unwrap();
+        let solve = |t| {
+            with_threads(Some(t), || {
+                plugin
+                    .solve(&retro::game::SolveOptions { progress: &Silent })
+                    .unwrap()
+            })
+            .unwrap()
+        };
+        assert!(solve(1) == solve(2), "{name}");
+    }
+}
+
+#[test]
+fn colour_swapped_positions_use_the_same_table() {
+    let dir = tables();
+    let router = retro::chess::router::Router::new(dir);
+    let json = |fen: &str| -> serde_json::Value {
+        serde_json::from_str(&router.probe(fen).unwrap().json()).unwrap()
+    };
+    // White king a1, queen b1; black king h8, white to move; and the same with colours
+    // swapped and the board turned over.
+    let a = json("7k/8/8/8/8/8/8/KQ6 w - - 0 1");
+    let b = json("kq6/8/8/8/8/8/8/7K b - - 0 1");
+    assert_eq!(a["table"], "KQvK");
+    assert_eq!(b["table"], "KQvK");
+    assert_eq!(a["dtm"], b["dtm"]);
+    assert_eq!(a["category"], "win");
+    let flip = |u: &str| -> String {
+        u.chars()
+            .map(|c| match c {
+                '1'..='8' => (b'9' - (c as u8 - b'0')) as char,
+                c => c,
+            })
+            .collect()
+    };
+    assert_eq!(
+        flip(a["best"]["uci"].as_str().unwrap()),
+        b["best"]["uci"].as_str().unwrap()
+    );
+}
