@@ -303,6 +303,7 @@ fn damaged_files_are_refused_with_the_reason() {
     let cases: Vec<(Edit, &str)> = vec![
         (Box::new(|b| b[0] = b'X'), "magic"),
         (Box::new(|b| b[8] = 9), "version"),
+        (Box::new(|b| b[8] = 1), "regenerate it"),
         (Box::new(|b| b.truncate(b.len() - 100)), "size"),
         (Box::new(|b| b.truncate(10)), "truncated"),
         (Box::new(|b| b[40] ^= 1), "checksum"),

@@ -11,7 +11,7 @@ pub enum TableError {
     },
     #[error("{path}: not a retro table (wrong magic bytes)")]
     Magic { path: PathBuf },
-    #[error("{path}: table format version {found}, this build reads version {expected}")]
+    #[error("{path}: table format version {found}, this build reads version {expected} (version 1 stored distances in plies): regenerate it with `retro generate`")]
     Version {
         path: PathBuf,
         found: u32,

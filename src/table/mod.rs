@@ -5,7 +5,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTB\0` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version (2: distances in moves, see `crate::game::Value::to_byte`) |
 //! | 12 | 4 | header length `H` in bytes, from offset 0 to the end of the header checksum |
 //! | 16 | … | game id, table name, parameters, sections (see [`header`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` (the header checksum) |
@@ -28,7 +28,7 @@ pub use writer::write_table;
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Payload alignment: a page, so each section can be mapped and read on its own.
 pub const ALIGN: u64 = 4096;
 /// The file name extension of table files.
