@@ -75,6 +75,34 @@ fn longest_mates() {
     }
 }
 
+/// `[[wins, draws, losses] white to move, [same] black to move]` of a table.
+fn counts(name: &str) -> [[u64; 3]; 2] {
+    let s = section_stats(name);
+    [0, 1].map(|k| [s[k].wins, s[k].draws, s[k].losses])
+}
+
+#[test]
+fn counts_match_syzygy_statistics() {
+    // The statistics published with the Syzygy tables (syzygy-tables.info,
+    // stats/regular/regular-stats.txt): legal positions up to the board's symmetries, a
+    // position that is its own image counted once, as this index stores them.
+    assert_eq!(counts("KQvK"), [[18_081, 0, 0], [0, 2_896, 25_160]]);
+    assert_eq!(counts("KRvK"), [[21_959, 0, 0], [0, 2_796, 25_260]]);
+    assert_eq!(counts("KPvK"), [[62_480, 19_184, 0], [0, 35_210, 48_802]]);
+    assert_eq!(
+        counts("KBNvK"),
+        [[1_352_913, 6_665, 0], [0, 309_147, 1_398_741]]
+    );
+    assert_eq!(
+        counts("KQvKR"),
+        [[1_108_111, 8_963, 2_142], [386_313, 78_518, 883_075]]
+    );
+    assert_eq!(
+        counts("KRvKP"),
+        [[3_703_102, 340_191, 6_727], [816_810, 871_949, 3_292_745]]
+    );
+}
+
 #[test]
 fn generic_kbnv_k_agrees_with_the_kbnk_table() {
     let dir = tables();

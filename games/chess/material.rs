@@ -1,10 +1,10 @@
 //! Materials: which pieces each side has, named as Syzygy names them (`KQvKR`, `KBNvK`).
 //!
-//! A table is stored for one colouring of a material: the *stronger* side plays white.
-//! Stronger means, in this order: more material by the usual values (Q 9, R 5, B 3, N 3,
-//! P 1), more pieces, then the higher piece first (Q > R > B > N > P). A position whose
-//! material is the other colouring (`KvKQ`, `KRvKQ`) is answered from the same table with
-//! the colours swapped and the board turned over.
+//! A table is stored for one colouring of a material, Syzygy's: white is the side with
+//! more pieces, or with as many, the side whose pieces, strongest first, come first in the
+//! order Q, R, B, N, P (python-chess `normalize_tablename`): `KQvKR`, `KNvKP`, `KBNvKQ`.
+//! A position whose material is the other colouring (`KvKQ`, `KRvKQ`) is answered from the
+//! same table with the colours swapped and the board turned over.
 
 use std::fmt;
 
@@ -151,18 +151,13 @@ impl Material {
         }
     }
 
-    /// Sort key of one side's strength (see the module documentation).
-    fn strength(side: &[Role]) -> (u32, usize, Vec<Role>) {
-        (
-            side.iter().map(|r| r.value()).sum(),
-            side.len(),
-            side.to_vec(),
-        )
-    }
-
-    /// True if this colouring is the stored one (white at least as strong as black).
+    /// True if this colouring is the stored one (see the module documentation).
     pub fn is_canonical(&self) -> bool {
-        Self::strength(&self.sides[0]) >= Self::strength(&self.sides[1])
+        // Syzygy swaps when (len(w), order(b)) < (len(b), order(w)), with order the
+        // pieces' places in "KQRBNP": our `Role` numbers run the other way.
+        let order = |s: &[Role]| -> Vec<u8> { s.iter().map(|&r| 4 - r as u8).collect() };
+        let [w, b] = &self.sides;
+        (w.len(), order(b)) >= (b.len(), order(w))
     }
 
     /// The stored colouring, and whether the colours had to be swapped to get it.
@@ -299,10 +294,19 @@ mod tests {
         let (c, swapped) = Material::parse("KvKQ").unwrap().canonical();
         assert!(swapped);
         assert_eq!(c.to_string(), "KQvK");
-        assert_eq!(
-            Material::parse("KBNvKQ").unwrap().canonical().0.to_string(),
-            "KQvKBN"
-        );
+        // Syzygy's names: more pieces first, then the stronger pieces.
+        for (any, stored) in [
+            ("KQvKBN", "KBNvKQ"),
+            ("KPvKN", "KNvKP"),
+            ("KRvKQ", "KQvKR"),
+            ("KBvKPP", "KPPvKB"),
+            ("KBvKRN", "KRNvKB"),
+        ] {
+            assert_eq!(
+                Material::parse(any).unwrap().canonical().0.to_string(),
+                stored
+            );
+        }
         assert!(matches!(
             Material::parse("KQRBvKR"),
             Err(MaterialError::TooMany { count: 6, .. })
