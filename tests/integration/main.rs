@@ -6,6 +6,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod cli_bad_input;
 mod conformance;
 mod gomoku_cli;
 mod gomoku_vs_mnk;
@@ -13,3 +14,6 @@ mod kbnk_facts;
 mod kbnk_movegen;
 mod mnk_facts;
 mod serve_api;
+mod serve_connections;
+mod serve_files;
+mod table_format;
