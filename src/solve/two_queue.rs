@@ -17,6 +17,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
+use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::SolveError;
@@ -84,7 +85,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<Seeds, SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<(Seeds, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -95,9 +96,15 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         })
         .collect();
     let mut seeds = Seeds::default();
+    // Slots whose record pass 1 settled for good (illegal, terminal, no move): pass 3 skips
+    // them without decoding. One bit per slot, in slot order (chunks are collected in order).
+    let mut settled = BitVec::<usize, Lsb0>::with_capacity(n);
     for r in chunks {
-        seeds = merge(seeds, r?);
+        let (s, bits) = r?;
+        seeds = merge(seeds, s);
+        settled.extend_from_bitslice(&bits);
     }
+    debug_assert_eq!(settled.len(), n);
     let st = State { value, count };
 
     // Pass 2: the two queues, depth by depth.
@@ -202,14 +209,11 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 }
                 rec[0] = v;
                 rec[1] = NO_MOVE;
+                if settled[i] {
+                    continue;
+                }
                 let value = Value::from_byte(v);
-                if value == Value::Illegal {
-                    continue;
-                }
                 let pos = game.decode(i as Index).expect("legal slots decode");
-                if game.terminal(&pos).is_some() {
-                    continue;
-                }
                 succ.clear();
                 game.successors(&pos, &mut succ);
                 rec[1] = succ
@@ -239,24 +243,28 @@ fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
     preds
 }
 
-/// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds.
+/// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
+/// the bits of `lo..hi` whose record is already final (see `settled` in [`solve`]).
 fn init_chunk<G: Game>(
     game: &G,
     lo: usize,
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<Seeds, SolveError> {
+) -> Result<(Seeds, BitVec), SolveError> {
     let mut seeds = Seeds::default();
+    let mut settled = bitvec![0; hi - lo];
     let mut succ = Vec::new();
     let mut targets = Vec::new();
     for i in lo..hi {
         let Some(pos) = game.decode(i as Index) else {
             value[i].store(Value::Illegal.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             continue;
         };
         if let Some(v) = game.terminal(&pos) {
             value[i].store(v.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             if let Value::Loss(d) = v {
                 push_at(&mut seeds.lost, d as usize, i as Index);
             }
@@ -267,6 +275,7 @@ fn init_chunk<G: Game>(
         if succ.is_empty() {
             // A game that forgot to call this terminal: no move at all is a draw.
             value[i].store(Value::Draw.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             continue;
         }
         targets.clear();
@@ -294,5 +303,5 @@ fn init_chunk<G: Game>(
         }
         count[i].store(c as u8, Relaxed);
     }
-    Ok(seeds)
+    Ok((seeds, settled))
 }
