@@ -259,11 +259,19 @@ fn a_table_overwritten_in_place_crashes_neither_server_nor_batch_probe() {
     }
     drop(input);
     let out = batch.wait_with_output().unwrap();
-    assert!(out.status.success(), "batch probe: {:?} {}", out.status, stderr(&out));
+    assert!(
+        out.status.success(),
+        "batch probe: {:?} {}",
+        out.status,
+        stderr(&out)
+    );
     let answers = stdout(&out);
     assert_eq!(answers.lines().count(), 16_484);
     assert!(answers.lines().all(|l| l.contains("\"dtm\":65")));
     let reply = http_get(&addr, fen).unwrap();
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-    assert!(server.0.try_wait().unwrap().is_none(), "the server is still running");
+    assert!(
+        server.0.try_wait().unwrap().is_none(),
+        "the server is still running"
+    );
 }
