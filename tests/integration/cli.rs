@@ -230,11 +230,9 @@ fn damaged(edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
-fn verify_accepts_the_table_and_names_a_flipped_record() {
-    let o = retro(&["verify", kbnk_file().to_str().unwrap()]);
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("0 inconsistent"));
-
+fn verify_names_a_flipped_record() {
+    // The sound table is verified once, in process (`kbnk_facts::written_table_verifies`),
+    // and through the CLI by `table_format::verify_recomputes_the_statistics`.
     let game = retro::kbnk::Kbnk::new();
     let fen = "8/8/8/8/8/8/5k2/5BNK w - - 0 1";
     let index = game.encode(&game.parse_position(fen).unwrap());

@@ -90,6 +90,7 @@ fn verify_recomputes_the_statistics() {
     let out = stdout(&o);
     assert!(out.contains("statistics: MISMATCH in black"), "{out}");
     assert!(out.contains("checksum: ok"), "{out}");
+    assert!(out.contains("16777216 checked, 0 inconsistent"), "{out}");
     assert!(out.contains("FAILED"), "{out}");
 }
 
