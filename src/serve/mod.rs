@@ -86,6 +86,12 @@ pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
             name: name.to_string(),
             source,
         })?;
+        for t in &done.removed_temps {
+            eprintln!(
+                "retro serve: removed {}, left by an interrupted run",
+                t.display()
+            );
+        }
         eprintln!(
             "retro serve: wrote {} in {:.1} s",
             done.path.display(),
