@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the browser the end-to-end test drives (tests/browser.rs): Debian's chromium and
+# Installs the browser the end-to-end test drives (tests/integration/browser.rs): Debian's chromium and
 # chromium-driver. Does nothing when both are already there. Needs root (or sudo) and apt-get.
 set -euo pipefail
 

@@ -26,6 +26,8 @@ pub struct Generated {
     /// Wall time of the solve alone, and of solve + write.
     pub solve_seconds: f64,
     pub total_seconds: f64,
+    /// Temporary files of this table left by an earlier, interrupted run, removed first.
+    pub removed_temps: Vec<PathBuf>,
 }
 
 /// Solve `plugin` and write its table into `dir` (created if needed). Runs on the current
@@ -36,6 +38,8 @@ pub fn generate(
     progress: &dyn Progress,
 ) -> Result<Generated, GenerateError> {
     let start = Instant::now();
+    // Before solving: a killed run's temporary file can be hundreds of megabytes.
+    let removed_temps = crate::table::writer::remove_stale_temps(dir, &plugin.name())?;
     let solution = plugin.solve(&SolveOptions { progress })?;
     let solve_seconds = start.elapsed().as_secs_f64();
     progress.phase("writing", 0);
@@ -45,6 +49,7 @@ pub fn generate(
         header,
         solve_seconds,
         total_seconds: start.elapsed().as_secs_f64(),
+        removed_temps,
     })
 }
 
@@ -65,12 +70,20 @@ pub fn write_solution(
     )
 }
 
-/// Run `f` on a rayon pool of `threads` workers (`None`: one per core).
+/// The most worker threads a pool may have: far more than any machine's cores, far fewer
+/// than would exhaust memory or the thread limit (100,000 threads hung the machine).
+pub const MAX_THREADS: usize = 1024;
+
+/// Run `f` on a rayon pool of `threads` workers (`None`: one per core; at most
+/// [`MAX_THREADS`]).
 pub fn with_threads<R: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> R + Send,
 ) -> Result<R, SolveError> {
     let n = threads.unwrap_or(0);
+    if n > MAX_THREADS {
+        return Err(SolveError::TooManyThreads { threads: n });
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build()

@@ -9,6 +9,7 @@ pub mod probe;
 pub mod progress;
 pub mod registry;
 pub mod selftest;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod solve;
 pub mod summary;

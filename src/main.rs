@@ -4,13 +4,18 @@
 //! probe had bad lines, a strategy graph is not valid); 2 an error (bad input, missing or
 //! damaged table, I/O).
 
-use std::io::{BufRead, Write};
+#[macro_use]
+mod cli;
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use rayon::prelude::*;
+
+use cli::batch::Line;
 
 use retro::game::PositionError;
 use retro::generate::{generate, with_threads};
@@ -42,14 +47,15 @@ enum Command {
     #[command(subcommand)]
     Gomoku(GomokuCommand),
     /// Serve the tables over HTTP: JSON API and web viewer (generates missing default tables).
-    Serve(retro::serve::ServeArgs),
+    #[cfg(feature = "server")]
+    Serve(cli::serve::ServeArgs),
 }
 
 #[derive(Subcommand)]
 enum GomokuCommand {
     /// Validate a winning strategy graph for black: every white reply must continue in the
     /// graph or be proven lost for white by a sound threat-sequence search.
-    Validate(retro::gomoku::cli::ValidateArgs),
+    Validate(cli::gomoku::ValidateArgs),
 }
 
 #[derive(Args)]
@@ -77,7 +83,7 @@ struct GenerateArgs {
     #[arg(long, default_value = "tables")]
     out: PathBuf,
     /// Worker threads (default: one per core). The table is identical whatever the count.
-    #[arg(long)]
+    #[arg(long, value_parser = cli::threads)]
     threads: Option<usize>,
 }
 
@@ -111,7 +117,7 @@ struct VerifyArgs {
     #[arg(long, default_value_t = 10)]
     limit: usize,
     /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = cli::threads)]
     threads: Option<usize>,
 }
 
@@ -122,17 +128,13 @@ fn main() -> ExitCode {
         Command::Probe(a) => cmd_probe(a),
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
-        Command::Gomoku(GomokuCommand::Validate(a)) => retro::gomoku::cli::run_validate(&a),
-        Command::Serve(a) => retro::serve::run(a).map(|()| true),
+        Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
+        #[cfg(feature = "server")]
+        Command::Serve(a) => retro::serve::run(&a.options())
+            .map(|()| true)
+            .map_err(Into::into),
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    cli::output::report(result)
 }
 
 /// The table name a `generate` invocation means.
@@ -210,33 +212,53 @@ fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Re
     let bar = Bar::new();
     let done = with_threads(threads, || generate(&*plugin, out, &bar))??;
     bar.finish();
+    for t in &done.removed_temps {
+        eprintln!(
+            "removed {}, left by an interrupted run of this table",
+            t.display()
+        );
+    }
     let unit = plugin.distance_unit();
     let stats = summary::stats(&done.header, unit);
-    print!("{}", summary::render(&stats, unit));
+    out!("{}", summary::render(&stats, unit))?;
     let legal: u64 = stats.iter().map(|s| s.legal).sum();
     let table = retro::table::Table::open(&done.path)?;
     for line in plugin.summary_lines(&table) {
-        println!("{line}");
+        outln!("{line}")?;
     }
-    println!(
+    outln!(
         "solved {legal} positions in {:.2} s ({:.1} million positions/s); wrote {} ({} bytes) in {:.2} s total",
         done.solve_seconds,
         legal as f64 / done.solve_seconds.max(1e-9) / 1e6,
         done.path.display(),
         table.file_len(),
         done.total_seconds
-    );
+    )?;
     Ok(true)
 }
 
-/// One probe answer as a JSON line (batch mode): the answer, or an error object.
-fn probe_line(plugin: &dyn Plugin, table: &retro::table::Table, line: &str) -> (String, bool) {
-    let v = match plugin.probe(table, line) {
+/// One probe answer as a JSON line (batch mode): the answer, or an error object naming the
+/// line.
+fn probe_line(plugin: &dyn Plugin, table: &retro::table::Table, line: &Line) -> (String, bool) {
+    let (number, text) = match line {
+        Line::Text { number, text } => (*number, text),
+        Line::Bad {
+            number,
+            error,
+            input,
+        } => {
+            let v = serde_json::json!({"line": number, "input": input, "error": error});
+            return (v.to_string(), false);
+        }
+    };
+    let v = match plugin.probe(table, text) {
         Ok(p) => return (p.json(), true),
         Err(PositionError::Illegal(why)) => {
-            serde_json::json!({"input": line, "category": "illegal", "error": why})
+            serde_json::json!({"line": number, "input": text, "category": "illegal", "error": why})
         }
-        Err(PositionError::Malformed(why)) => serde_json::json!({"input": line, "error": why}),
+        Err(PositionError::Malformed(why)) => {
+            serde_json::json!({"line": number, "input": text, "error": why})
+        }
     };
     (v.to_string(), false)
 }
@@ -251,17 +273,17 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
         return match plugin.probe(table, &a.position) {
             Ok(p) => {
                 if a.json {
-                    println!("{}", p.json());
+                    outln!("{}", p.json())?;
                 } else {
-                    println!("{}", p.text().trim_end());
+                    outln!("{}", p.text().trim_end())?;
                 }
                 Ok(true)
             }
             Err(e @ PositionError::Illegal(_)) if a.json => {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({"category": "illegal", "error": e.to_string()})
-                );
+                )?;
                 Ok(false)
             }
             Err(e) => Err(e.into()),
@@ -270,10 +292,11 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
     // Batch: answer one block of lines in parallel while the next block is read, then
     // write the answers in input order.
     // Not `stdin().lock()`: the reader moves to a worker thread, and the lock cannot.
-    let mut input = std::io::BufReader::with_capacity(1 << 20, std::io::stdin());
+    let mut input =
+        cli::batch::Reader::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()));
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     let mut all_ok = true;
-    let mut block = read_block(&mut input)?;
+    let mut block = input.block().context("reading standard input")?;
     while !block.is_empty() {
         let (answers, next) = rayon::join(
             || {
@@ -282,14 +305,15 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
                     .map(|l| probe_line(plugin, table, l))
                     .collect::<Vec<_>>()
             },
-            || read_block(&mut input),
+            || input.block(),
         );
         for (json, ok) in answers {
             all_ok &= ok;
             out.write_all(json.as_bytes())?;
             out.write_all(b"\n")?;
         }
-        block = next?;
+        // Answers already computed are written before a read error is reported.
+        block = next.context("reading standard input")?;
     }
     out.flush()?;
     Ok(all_ok)
@@ -299,108 +323,98 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
 fn cmd_probe_chess(a: &ProbeArgs) -> Result<bool> {
     use retro::chess::router::{RouteError, Router};
     let router = Router::new(&a.tables);
-    let answer = |line: &str| -> (String, bool) {
-        match router.probe(line) {
-            Ok(p) => (p.json(), true),
-            Err(RouteError::Position(PositionError::Illegal(why))) => (
-                serde_json::json!({"input": line, "category": "illegal", "error": why}).to_string(),
-                false,
-            ),
-            Err(e) => (
-                serde_json::json!({"input": line, "error": e.to_string()}).to_string(),
-                false,
-            ),
-        }
+    let answer = |line: &Line| -> (String, bool) {
+        let (number, text) = match line {
+            Line::Text { number, text } => (*number, text),
+            Line::Bad {
+                number,
+                error,
+                input,
+            } => {
+                let v = serde_json::json!({"line": number, "input": input, "error": error});
+                return (v.to_string(), false);
+            }
+        };
+        let v = match router.probe(text) {
+            Ok(p) => return (p.json(), true),
+            Err(RouteError::Position(PositionError::Illegal(why))) => {
+                serde_json::json!({"line": number, "input": text, "category": "illegal", "error": why})
+            }
+            Err(e) => serde_json::json!({"line": number, "input": text, "error": e.to_string()}),
+        };
+        (v.to_string(), false)
     };
     if a.position != "-" {
         return match router.probe(&a.position) {
             Ok(p) => {
                 if a.json {
-                    println!("{}", p.json());
+                    outln!("{}", p.json())?;
                 } else {
-                    println!("{}", p.text().trim_end());
+                    outln!("{}", p.text().trim_end())?;
                 }
                 Ok(true)
             }
             Err(RouteError::Position(e @ PositionError::Illegal(_))) if a.json => {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({"category": "illegal", "error": e.to_string()})
-                );
+                )?;
                 Ok(false)
             }
             Err(e) => Err(e.into()),
         };
     }
-    let mut input = std::io::BufReader::with_capacity(1 << 20, std::io::stdin());
+    // Block by block, in parallel; each table opens on first use.
+    let mut input =
+        cli::batch::Reader::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()));
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     let mut all_ok = true;
-    let mut block = read_block(&mut input)?;
+    let mut block = input.block().context("reading standard input")?;
     while !block.is_empty() {
-        let answers: Vec<(String, bool)> = block.par_iter().map(|l| answer(l)).collect();
+        let answers: Vec<(String, bool)> = block.par_iter().map(answer).collect();
         for (json, ok) in answers {
             all_ok &= ok;
             out.write_all(json.as_bytes())?;
             out.write_all(b"\n")?;
         }
-        block = read_block(&mut input)?;
+        block = input.block().context("reading standard input")?;
     }
     out.flush()?;
     Ok(all_ok)
-}
-
-/// Up to 16,384 non-empty lines of `input` (fewer only at the end).
-fn read_block(input: &mut impl BufRead) -> Result<Vec<String>> {
-    let mut lines = Vec::with_capacity(1 << 14);
-    let mut buf = String::new();
-    while lines.len() < 1 << 14 {
-        buf.clear();
-        if input
-            .read_line(&mut buf)
-            .context("reading standard input")?
-            == 0
-        {
-            break;
-        }
-        let l = buf.trim();
-        if !l.is_empty() {
-            lines.push(l.to_string());
-        }
-    }
-    Ok(lines)
 }
 
 fn cmd_info(a: InfoArgs) -> Result<bool> {
     let loaded = registry::open_file(&a.file, false)?;
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
     let h = table.header();
-    println!(
+    outln!(
         "file:      {} ({} bytes)",
         a.file.display(),
         table.file_len()
-    );
-    println!("format:    retro table version {}", retro::table::VERSION);
-    println!("table:     {} — {}", h.name, plugin.title());
+    )?;
+    outln!("format:    retro table version {}", retro::table::VERSION)?;
+    outln!("table:     {} — {}", h.name, plugin.title())?;
     let params: Vec<String> = h.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    println!("game:      {} {}", h.game, params.join(" "));
+    outln!("game:      {} {}", h.game, params.join(" "))?;
     for s in &h.sections {
-        println!(
+        outln!(
             "section:   {:<8} {:>12} records at offset {:>10}, checksum {:016x}",
-            s.name, s.records, s.offset, s.checksum
-        );
+            s.name,
+            s.records,
+            s.offset,
+            s.checksum
+        )?;
     }
     let status = table.checksum_status();
     match &status {
-        ChecksumStatus::Ok => println!("checksum:  ok"),
-        ChecksumStatus::Mismatch(bad) => {
-            println!("checksum:  MISMATCH in {}", bad.join(", "))
-        }
+        ChecksumStatus::Ok => outln!("checksum:  ok")?,
+        ChecksumStatus::Mismatch(bad) => outln!("checksum:  MISMATCH in {}", bad.join(", "))?,
     }
     let unit = plugin.distance_unit();
-    print!("{}", summary::render(&summary::stats(h, unit), unit));
+    out!("{}", summary::render(&summary::stats(h, unit), unit))?;
     if status == ChecksumStatus::Ok {
         for line in plugin.summary_lines(table) {
-            println!("{line}");
+            outln!("{line}")?;
         }
     }
     Ok(status == ChecksumStatus::Ok)
@@ -413,16 +427,25 @@ fn cmd_verify(a: VerifyArgs) -> Result<bool> {
     let report = with_threads(a.threads, || plugin.verify(table, a.limit, &bar))?;
     bar.finish();
     match &report.checksum {
-        ChecksumStatus::Ok => println!("checksum: ok"),
-        ChecksumStatus::Mismatch(bad) => println!("checksum: MISMATCH in {}", bad.join(", ")),
+        ChecksumStatus::Ok => outln!("checksum: ok")?,
+        ChecksumStatus::Mismatch(bad) => outln!("checksum: MISMATCH in {}", bad.join(", "))?,
     }
-    println!(
+    if report.statistics.is_empty() {
+        outln!("statistics: ok (recomputed from the records)")?;
+    } else {
+        outln!(
+            "statistics: MISMATCH in {} (the header's counts differ from the records)",
+            report.statistics.join(", ")
+        )?;
+    }
+    outln!(
         "records:  {} checked, {} inconsistent",
-        report.checked, report.bad
-    );
+        report.checked,
+        report.bad
+    )?;
     for m in &report.first {
-        println!("  {m}");
+        outln!("  {m}")?;
     }
-    println!("{}", if report.ok() { "OK" } else { "FAILED" });
+    outln!("{}", if report.ok() { "OK" } else { "FAILED" })?;
     Ok(report.ok())
 }

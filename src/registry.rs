@@ -9,7 +9,7 @@ use crate::game::{
 };
 use crate::progress::Progress;
 use crate::solve::SolveError;
-use crate::table::{Table, TableError};
+use crate::table::{Load, Table, TableError};
 
 /// A game with its parameters, type-erased.
 pub trait Plugin: Send + Sync {
@@ -239,7 +239,9 @@ pub struct Loaded {
 /// Open table `name` from `dir`, with an error naming the command that makes it if missing.
 pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
     let path = table_path(dir, name);
-    if !path.exists() {
+    // Only a name that is not there at all is "missing"; a symbolic link loop, a dangling
+    // link or an unreadable folder are reported as what they are, by the open below.
+    if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         // Refuse a bad name before naming a missing file.
         spec_of(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))?;
         return Err(RegistryError::Missing {
@@ -281,18 +283,27 @@ fn check(plugin: &dyn Plugin, table: &Table) -> Result<(), TableError> {
         .iter()
         .map(|s| (s.name.clone(), s.records))
         .collect();
-    if h.game != game || h.params != params || shape != found {
+    if h.name != plugin.name() || h.game != game || h.params != params || shape != found {
         return Err(TableError::WrongGame {
             path: table.path().to_path_buf(),
-            found: format!("{} {:?} {:?}", h.game, h.params, found),
-            expected: format!("{game} {params:?} {shape:?}"),
+            found: format!("'{}': {} {:?} {:?}", h.name, h.game, h.params, found),
+            expected: format!("'{}': {game} {params:?} {shape:?}", plugin.name()),
         });
     }
     Ok(())
 }
 
-/// Every readable table in `dir`, sorted by name; unreadable files are returned as errors.
-pub fn scan(dir: &Path) -> Vec<Result<Loaded, RegistryError>> {
+/// Open a table file by path, checked in full, its bytes held as `load` says.
+pub fn open_file_with(path: &Path, load: Load) -> Result<Loaded, RegistryError> {
+    let table = Table::open_with(path, load)?;
+    let plugin = plugin(&table.header().name)?;
+    check(&*plugin, &table)?;
+    Ok(Loaded { plugin, table })
+}
+
+/// Every readable table in `dir`, sorted by name; unreadable files (special files included:
+/// they are refused, never opened) are returned as errors.
+pub fn scan(dir: &Path, load: Load) -> Vec<Result<Loaded, RegistryError>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -301,5 +312,8 @@ pub fn scan(dir: &Path) -> Vec<Result<Loaded, RegistryError>> {
         })
         .unwrap_or_default();
     paths.sort();
-    paths.into_iter().map(|p| open_file(&p, true)).collect()
+    paths
+        .into_iter()
+        .map(|p| open_file_with(&p, load))
+        .collect()
 }

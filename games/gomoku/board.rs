@@ -39,8 +39,9 @@ impl Color {
     }
 }
 
-/// Which rows win.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, clap::ValueEnum)]
+/// Which rows win. (`--rules` parses it when the binary is built: feature `cli`.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Rules {
     /// Exactly `k` in a row wins; `k + 1` or more (an overline) does not, for either colour.
     Standard,

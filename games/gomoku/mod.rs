@@ -3,7 +3,6 @@
 
 pub mod board;
 pub mod brute;
-pub mod cli;
 pub mod lines;
 pub mod report;
 pub mod shapes;

@@ -229,9 +229,63 @@ fn get_usize(o: &Map<String, Value>, key: &str, default: usize) -> Result<usize,
     }
 }
 
+/// Any JSON value, refused if an object in it has the same key twice.
+struct NoDuplicateKeys;
+
+impl<'de> serde::de::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeysVisitor)
+    }
+}
+
+struct NoDuplicateKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
+    type Value = NoDuplicateKeys;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            map.next_value::<NoDuplicateKeys>()?;
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key \"{key}\"")));
+            }
+        }
+        Ok(NoDuplicateKeys)
+    }
+}
+
 impl Strategy {
     /// Parses either format from JSON text.
     pub fn from_json(text: &str) -> Result<Strategy, StrategyError> {
+        // `serde_json::Value` keeps the last of duplicate keys; a strategy with two
+        // entries for one move is ambiguous, so it is refused, naming the key.
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde::de::Deserialize::deserialize(&mut de).map(|NoDuplicateKeys| ())?;
         let v: Value = serde_json::from_str(text)?;
         let obj = match &v {
             Value::Object(o) => o,
@@ -293,6 +347,12 @@ impl Strategy {
             let s = setup
                 .as_object()
                 .ok_or_else(|| shape(&[], "\"setup\" must be an object"))?;
+            if let Some(key) = s.keys().find(|k| *k != "black" && *k != "white") {
+                return Err(shape(
+                    &["setup".to_string()],
+                    format!("unknown key \"{key}\" (expected \"black\" and \"white\")"),
+                ));
+            }
             for (key, color) in [("black", Color::Black), ("white", Color::White)] {
                 let Some(list) = s.get(key) else { continue };
                 let list = list.as_array().ok_or_else(|| {
@@ -420,6 +480,18 @@ mod tests {
             let e = Strategy::from_json(text).expect_err(text).to_string();
             assert!(e.contains(needle), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn duplicate_and_unknown_keys_are_refused_by_name() {
+        let dup = r#"{"h8":{"h9":{"g9":1},"h9":{"g8":1}}}"#;
+        let e = Strategy::from_json(dup).expect_err("duplicate").to_string();
+        assert!(e.contains("duplicate key \"h9\""), "{e}");
+        let unknown = r#"{"format":"retro-gomoku-strategy/1","setup":{"black":[],"whites":[]},"strategy":{"h8":1}}"#;
+        let e = Strategy::from_json(unknown)
+            .expect_err("unknown")
+            .to_string();
+        assert!(e.contains("unknown key \"whites\""), "{e}");
     }
 
     #[test]

@@ -44,13 +44,23 @@ pub enum MnkError {
         /// The memory the table would need, in words ("about 38 GiB").
         need: String,
     },
-    #[error("k = {k} is out of range for a {width}x{height} board: 2 <= k <= {longest}")]
+    #[error("{}", bad_k_text(*.width, *.height, *.k, *.longest))]
     BadK {
         width: u32,
         height: u32,
         k: u32,
         longest: u32,
     },
+}
+
+/// Why `k` does not fit the board, in words that hold for every board (a 1x1 board has no
+/// valid k at all, so "2 <= k <= 1" would be nonsense).
+fn bad_k_text(width: u32, height: u32, k: u32, longest: u32) -> String {
+    if longest < 2 {
+        format!("a {width}x{height} board has no row of 2 cells: k-in-a-row needs a board at least 2 cells long (k = {k} asked)")
+    } else {
+        format!("k = {k} does not fit a {width}x{height} board: k must be between 2 and {longest}, the longest row")
+    }
 }
 
 /// The k-in-a-row game on one board: parameters are values.

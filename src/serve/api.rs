@@ -52,8 +52,9 @@ pub struct TableInfo {
     pub title: String,
     /// Game parameters (`width`, `height`, `k`, …).
     pub params: BTreeMap<String, i64>,
-    /// Where the raw file can be downloaded (supports Range requests).
-    pub url: String,
+    /// Where the raw file can be downloaded (supports Range requests); `null` when the file
+    /// resolves outside the tables folder (a symbolic link out of it).
+    pub url: Option<String>,
     /// File size in bytes.
     pub bytes: u64,
     /// Number of records (slots of the index space, legal or not).

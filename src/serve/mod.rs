@@ -7,23 +7,31 @@
 //! | `GET /api/probe/<table>?position=<text>` | the probe JSON of `retro probe --json`; 400 for a malformed or illegal position, 404 for an unknown table |
 //! | `GET /tables/<file>` | the raw table files (Range, ETag, conditional GET), nothing outside the folder |
 //!
-//! Tables are opened once, read-only, and shared without locks; probing is a few
-//! memory-map reads, done inline on the tokio workers.
+//! Tables are read once into memory and shared without locks; probing is a few memory
+//! reads, done inline on the tokio workers. Connections are bounded in number, time out
+//! when idle or slow to send their headers, and shutdown takes a few seconds at most (see
+//! [`listen`]).
 
 pub mod api;
 pub mod assets;
 pub mod error;
+pub mod files;
+pub mod listen;
 pub mod routes;
 pub mod state;
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-
-use anyhow::Context;
+use std::time::Duration;
 
 pub use error::ApiError;
+pub use listen::{serve_on, Limits};
 pub use routes::router;
 pub use state::AppState;
+
+use crate::generate::GenerateError;
+use crate::registry::RegistryError;
 
 /// The tables `retro serve` generates when they are missing, sub-tables first.
 pub const DEFAULT_TABLES: &[&str] = &[
@@ -38,25 +46,39 @@ pub const DEFAULT_TABLES: &[&str] = &[
     "mnk-4x4-3",
 ];
 
-/// Options of `retro serve`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct ServeArgs {
+/// What `retro serve` does (the binary fills this in from its arguments).
+#[derive(Clone, Debug)]
+pub struct Options {
     /// Folder of the tables to serve (missing default tables are generated into it).
-    #[arg(long, default_value = "tables")]
     pub tables: PathBuf,
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// Serve what is there; do not generate missing default tables.
-    #[arg(long)]
-    pub no_generate: bool,
-    /// Worker threads of the server (default: one per core).
-    #[arg(long)]
+    /// Generate the missing default tables first.
+    pub generate_missing: bool,
+    /// Worker threads of the server (`None`: one per core).
     pub threads: Option<usize>,
+    /// Timeouts and the connection bound.
+    pub limits: Limits,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("generating the missing default table {name}: {source}")]
+    Generate { name: String, source: GenerateError },
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    #[error("cannot start the server's threads: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
 }
 
 /// Generate the default tables missing from `dir`, with a progress bar each.
-pub fn ensure_default_tables(dir: &Path) -> anyhow::Result<()> {
+pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
     for name in DEFAULT_TABLES {
         if crate::registry::table_path(dir, name).exists() {
             continue;
@@ -70,7 +92,16 @@ pub fn ensure_default_tables(dir: &Path) -> anyhow::Result<()> {
         let bar = crate::progress::Bar::new();
         let done = crate::generate::generate(&*plugin, dir, &bar);
         bar.finish();
-        let done = done.with_context(|| format!("generating {name}"))?;
+        let done = done.map_err(|source| ServeError::Generate {
+            name: name.to_string(),
+            source,
+        })?;
+        for t in &done.removed_temps {
+            eprintln!(
+                "retro serve: removed {}, left by an interrupted run",
+                t.display()
+            );
+        }
         eprintln!(
             "retro serve: wrote {} in {:.1} s",
             done.path.display(),
@@ -81,7 +112,7 @@ pub fn ensure_default_tables(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Ctrl-C, or SIGTERM on Unix (as service managers send).
-async fn shutdown_signal() {
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -103,41 +134,54 @@ async fn shutdown_signal() {
     eprintln!("retro serve: shutting down");
 }
 
-/// Run the server until Ctrl-C or SIGTERM.
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    if !args.no_generate {
-        ensure_default_tables(&args.tables)?;
+/// Run the server until Ctrl-C or SIGTERM; it then stops within `limits.shutdown_grace`
+/// (plus a second for the runtime), whatever the clients do.
+pub fn run(opts: &Options) -> Result<(), ServeError> {
+    if opts.generate_missing {
+        ensure_default_tables(&opts.tables)?;
     }
-    let state = AppState::load(&args.tables);
+    let state = AppState::load(&opts.tables);
     if state.is_empty() {
         eprintln!(
             "retro serve: no tables in {} (generate some with `retro generate`)",
-            args.tables.display()
+            opts.tables.display()
         );
     }
     let mut rt = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = args.threads {
+    if let Some(n) = opts.threads {
         rt.worker_threads(n.max(1));
     }
-    let rt = rt
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
+    let rt = rt.enable_all().build().map_err(ServeError::Runtime)?;
+    let result = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(opts.addr)
             .await
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let addr = listener.local_addr()?;
-        println!(
+            .map_err(|source| ServeError::Listen {
+                addr: opts.addr,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|source| ServeError::Listen {
+            addr: opts.addr,
+            source,
+        })?;
+        // A closed stdout must not stop the server: these lines are for people.
+        let mut out = std::io::stdout();
+        let _ = writeln!(
+            out,
             "retro serve: {} table(s) from {}: {}",
             state.len(),
-            args.tables.display(),
+            opts.tables.display(),
             state.known()
         );
-        println!("retro serve: listening on http://{addr}/ (Ctrl-C to stop)");
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .context("serving")
-    })
+        let _ = writeln!(
+            out,
+            "retro serve: listening on http://{addr}/ (Ctrl-C to stop)"
+        );
+        let _ = out.flush();
+        serve_on(listener, router(state), opts.limits, shutdown_signal()).await;
+        Ok(())
+    });
+    // Connections still open after the grace period are dropped with their tasks; a file
+    // read still running on a blocking thread gets one more second.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    result
 }

@@ -3,13 +3,11 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use tower_http::services::ServeDir;
 
 use super::api::ProbeQuery;
 use super::assets;
@@ -22,18 +20,12 @@ pub const MAX_POSITION_LEN: usize = 1024;
 
 /// Every route of `retro serve`.
 pub fn router(state: AppState) -> Router {
-    let files = tower::ServiceBuilder::new()
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            table_file_etag,
-        ))
-        .service(ServeDir::new(state.dir()).append_index_html_on_directories(false));
     Router::new()
         .route("/api/tables", get(tables))
         .route("/api/probe/{table}", get(probe))
         .route("/api", get(api_fallback))
         .route("/api/{*rest}", get(api_fallback))
-        .nest_service("/tables", files)
+        .route("/tables/{file}", get(super::files::table_file))
         .route("/", get(index))
         .route("/assets/{file}", get(asset))
         .fallback(not_found)
@@ -135,92 +127,4 @@ fn json_bytes(status: StatusCode, body: impl Into<axum::body::Body>) -> Response
         body.into(),
     )
         .into_response()
-}
-
-/// The file under `dir` a request path names, refusing anything that is not plain names
-/// (`..`, `.`, absolute or drive paths, encoded or not): the same rule ServeDir applies.
-fn file_under(dir: &std::path::Path, uri_path: &str) -> Option<std::path::PathBuf> {
-    let decoded = percent_decode(uri_path.trim_start_matches('/'))?;
-    let mut out = dir.to_path_buf();
-    for c in std::path::Path::new(&decoded).components() {
-        match c {
-            std::path::Component::Normal(n) => out.push(n),
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// A strong validator from the file's size and modification time (as nginx does).
-fn etag_of(meta: &std::fs::Metadata) -> Option<HeaderValue> {
-    let mtime = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    HeaderValue::from_str(&format!(
-        "\"{:x}-{:x}{:09x}\"",
-        meta.len(),
-        mtime.as_secs(),
-        mtime.subsec_nanos()
-    ))
-    .ok()
-}
-
-fn etag_matches(list: &HeaderValue, tag: &HeaderValue) -> bool {
-    let Ok(list) = list.to_str() else {
-        return false;
-    };
-    let tag = tag.to_str().unwrap_or_default();
-    list.split(',')
-        .map(str::trim)
-        .any(|t| t == "*" || t == tag || t.strip_prefix("W/") == Some(tag))
-}
-
-/// ETag and conditional GET (`If-None-Match`, `If-Range`) for the raw table files; ServeDir
-/// does Range and `If-Modified-Since` itself.
-async fn table_file_etag(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let tag = file_under(state.dir(), req.uri().path())
-        .and_then(|p| std::fs::metadata(p).ok())
-        .filter(|m| m.is_file())
-        .and_then(|m| etag_of(&m));
-    if let Some(tag) = &tag {
-        if let Some(inm) = req.headers().get(header::IF_NONE_MATCH) {
-            if etag_matches(inm, tag) {
-                return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag.clone())]).into_response();
-            }
-        }
-        // A Range only applies to the version the client names; otherwise send it all.
-        let stale_range = req
-            .headers()
-            .get(header::IF_RANGE)
-            .is_some_and(|v| v.as_bytes().first() == Some(&b'"') && v != tag);
-        if stale_range {
-            req.headers_mut().remove(header::RANGE);
-        }
-    }
-    let mut res = next.run(req).await;
-    if let Some(tag) = tag {
-        if matches!(res.status(), StatusCode::OK | StatusCode::PARTIAL_CONTENT) {
-            res.headers_mut().insert(header::ETAG, tag);
-        }
-    }
-    res
 }

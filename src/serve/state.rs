@@ -1,5 +1,6 @@
 //! What the server shares between requests: the open tables, read-only, behind an `Arc`.
-//! No lock anywhere: tables are memory maps that are never written while served.
+//! No lock anywhere: every table is a private copy in memory, so nothing done to the files
+//! afterwards (even overwriting one in place) changes or crashes what is served.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -8,7 +9,7 @@ use std::sync::Arc;
 use super::api::{Headline, TableInfo, TablesResponse};
 use crate::game::DistanceUnit;
 use crate::registry::{self, Loaded, Plugin};
-use crate::table::Table;
+use crate::table::{Load, Table};
 
 /// One served table.
 pub struct Served {
@@ -25,6 +26,9 @@ pub struct AppState {
 struct Inner {
     dir: PathBuf,
     tables: HashMap<String, Served>,
+    /// The raw files `GET /tables/<file>` serves: file name to its resolved path inside
+    /// the folder. Nothing else is reachable.
+    files: HashMap<String, PathBuf>,
     /// `GET /api/tables`, serialised once (cloning `Bytes` shares it).
     list_json: axum::body::Bytes,
     /// Table names, sorted, for error messages.
@@ -36,7 +40,7 @@ impl AppState {
     /// stderr and skipped; the server still starts.
     pub fn load(dir: &Path) -> AppState {
         let mut loaded = Vec::new();
-        for r in registry::scan(dir) {
+        for r in registry::scan(dir, Load::Copy) {
             match r {
                 Ok(l) => loaded.push(l),
                 Err(e) => eprintln!("retro serve: skipping a table: {e}"),
@@ -49,8 +53,23 @@ impl AppState {
     pub fn from_loaded(dir: &Path, loaded: Vec<Loaded>) -> AppState {
         let mut infos = Vec::new();
         let mut tables = HashMap::new();
+        let mut files = HashMap::new();
+        let root = dir.canonicalize().ok();
         for Loaded { plugin, table } in loaded {
-            let info = table_info(&*plugin, &table);
+            let mut info = table_info(&*plugin, &table);
+            match downloadable(root.as_deref(), table.path()) {
+                Some((name, path)) => {
+                    files.insert(name, path);
+                }
+                None => {
+                    eprintln!(
+                        "retro serve: {} resolves outside {}: served for probing, not for download",
+                        table.path().display(),
+                        dir.display()
+                    );
+                    info.url = None;
+                }
+            }
             tables.insert(info.name.clone(), Served { plugin, table });
             infos.push(info);
         }
@@ -66,6 +85,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 dir: dir.to_path_buf(),
                 tables,
+                files,
                 list_json: list_json.into(),
                 known: if known.is_empty() {
                     "none".into()
@@ -78,6 +98,11 @@ impl AppState {
 
     pub fn dir(&self) -> &Path {
         &self.inner.dir
+    }
+
+    /// The resolved path of a raw table file `GET /tables/<name>` may serve.
+    pub fn file(&self, name: &str) -> Option<&Path> {
+        self.inner.files.get(name).map(PathBuf::as_path)
     }
 
     pub fn table(&self, name: &str) -> Option<&Served> {
@@ -99,6 +124,14 @@ impl AppState {
     pub fn is_empty(&self) -> bool {
         self.inner.tables.is_empty()
     }
+}
+
+/// The file name and resolved path of a table file, if it is a regular file directly inside
+/// the folder `root` (already resolved) once symbolic links are followed.
+fn downloadable(root: Option<&Path>, path: &Path) -> Option<(String, PathBuf)> {
+    let name = path.file_name()?.to_str()?.to_string();
+    let real = path.canonicalize().ok()?;
+    (real.parent() == root && real.is_file()).then_some((name, real))
 }
 
 /// Chess first, then boards by size.
@@ -143,7 +176,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_else(|| format!("{name}.{}", crate::table::EXTENSION));
     TableInfo {
-        url: format!("/tables/{file}"),
+        url: Some(format!("/tables/{file}")),
         game: h.game.clone(),
         viewer: plugin.viewer(),
         title: plugin.title(),

@@ -13,6 +13,8 @@ pub enum SolveError {
         threads: usize,
         source: rayon::ThreadPoolBuildError,
     },
+    #[error("{threads} worker threads asked; the limit is {max}", max = crate::generate::MAX_THREADS)]
+    TooManyThreads { threads: usize },
     #[error("{0}")]
     Game(String),
 }

@@ -23,6 +23,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
+use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::SolveError;
@@ -110,7 +111,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<Seeds, SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<(Seeds, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -121,9 +122,15 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         })
         .collect();
     let mut seeds = Seeds::default();
+    // Slots whose record pass 1 settled for good (illegal, terminal, no move): pass 3 skips
+    // them without decoding. One bit per slot, in slot order (chunks are collected in order).
+    let mut settled = BitVec::<usize, Lsb0>::with_capacity(n);
     for r in chunks {
-        seeds = merge(seeds, r?);
+        let (s, bits) = r?;
+        seeds = merge(seeds, s);
+        settled.extend_from_bitslice(&bits);
     }
+    debug_assert_eq!(settled.len(), n);
     let st = State { value, count };
     let mut links = std::mem::take(&mut seeds.links);
     links.sort_unstable_by_key(|l| (l.to, l.from));
@@ -272,22 +279,14 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             let mut succ = Vec::new();
             for (k, rec) in out.chunks_exact_mut(2).enumerate() {
                 let i = lo + k;
-                let mut v = st.value[i].load(Relaxed);
-                if v == UNKNOWN {
-                    v = Value::Draw.to_byte();
-                }
+                // Never reached: a draw, which is what `UNKNOWN` already says.
+                let v = st.value[i].load(Relaxed);
                 rec[0] = v;
                 rec[1] = NO_MOVE;
+                if settled[i] {
+                    continue;
+                }
                 let value = Value::from_byte(v);
-                if value == Value::Illegal {
-                    continue;
-                }
-                // Terminal positions are checkmates (`Loss(0)`) or draws without moves
-                // (the contract: terminal positions have no successors), so no terminal
-                // test is needed here.
-                if value == Value::Loss(0) {
-                    continue;
-                }
                 let pos = game.decode(i as Index).expect("legal slots decode");
                 succ.clear();
                 game.successors(&pos, &mut succ);
@@ -310,24 +309,28 @@ fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
     preds
 }
 
-/// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds.
+/// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
+/// the bits of `lo..hi` whose record is already final (see `settled` in [`solve`]).
 fn init_chunk<G: Game>(
     game: &G,
     lo: usize,
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<Seeds, SolveError> {
+) -> Result<(Seeds, BitVec), SolveError> {
     let mut seeds = Seeds::default();
+    let mut settled = bitvec![0; hi - lo];
     let mut succ = Vec::new();
     let mut targets = Vec::new();
     for i in lo..hi {
         let Some(pos) = game.decode(i as Index) else {
             value[i].store(Value::Illegal.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             continue;
         };
         if let Some(v) = game.terminal(&pos) {
             value[i].store(v.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             if let Value::Loss(d) = v {
                 push_at(&mut seeds.lost, d as usize, i as Index);
             }
@@ -338,6 +341,7 @@ fn init_chunk<G: Game>(
         if succ.is_empty() {
             // A game that forgot to call this terminal: no move at all is a draw.
             value[i].store(Value::Draw.to_byte(), Relaxed);
+            settled.set(i - lo, true);
             continue;
         }
         targets.clear();
@@ -373,5 +377,5 @@ fn init_chunk<G: Game>(
         }
         count[i].store(c as u8, Relaxed);
     }
-    Ok(seeds)
+    Ok((seeds, settled))
 }

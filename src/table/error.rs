@@ -9,6 +9,14 @@ pub enum TableError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: not a regular file ({kind}); a table must be a plain file")]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("{path}: table format version 1, this build reads version {expected}: regenerate it with `{command}`")]
+    OldVersion {
+        path: PathBuf,
+        expected: u32,
+        command: String,
+    },
     #[error("{path}: not a retro table (wrong magic bytes)")]
     Magic { path: PathBuf },
     #[error("{path}: table format version {found}, this build reads version {expected} (version 1 stored distances in plies): regenerate it with `retro generate`")]
@@ -28,6 +36,10 @@ pub enum TableError {
         stored: u64,
         computed: u64,
     },
+    #[error(
+        "{path}: padding byte at offset {offset} is not zero: the file is damaged or was modified"
+    )]
+    Padding { path: PathBuf, offset: u64 },
     #[error("{path}: table is for {found}, expected {expected}")]
     WrongGame {
         path: PathBuf,

@@ -13,16 +13,24 @@
 //!
 //! Each section's header entry holds its record count, payload offset, the xxh3-64 checksum
 //! of its payload and a histogram of its value bytes (the per-distance statistics).
+//!
+//! Every byte is covered: the header by its checksum, each payload by its own, and the
+//! padding before each payload must be zero (the reader checks it). `retro verify` also
+//! recomputes the statistics from the records.
+//!
+//! Version 2 differs from version 1 in what the record bytes mean (the game defines them);
+//! a version-1 file is refused with the command that regenerates it.
 
 pub mod error;
 pub mod header;
 pub mod reader;
+pub mod storage;
 pub mod verify;
 pub mod writer;
 
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
-pub use reader::Table;
+pub use reader::{Load, Table};
 pub use writer::write_table;
 
 /// The first eight bytes of every table file.
@@ -33,6 +41,9 @@ pub const VERSION: u32 = 2;
 pub const ALIGN: u64 = 4096;
 /// The file name extension of table files.
 pub const EXTENSION: &str = "rtb";
+/// Files up to this size are read into memory rather than mapped, so a file overwritten in
+/// place while open cannot crash the reader (see [`reader::Table::open`]).
+pub const IN_MEMORY_MAX: u64 = 64 << 20;
 
 /// The checksum used for headers and payloads.
 pub fn checksum(bytes: &[u8]) -> u64 {

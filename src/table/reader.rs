@@ -4,17 +4,17 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
-use memmap2::Mmap;
 
 use super::header::Header;
-use super::{checksum, TableError, ALIGN, MAGIC, VERSION};
+use super::storage::Storage;
+use super::{checksum, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
 use crate::game::Index;
 
 /// An open, checked table file.
 pub struct Table {
     path: PathBuf,
     header: Header,
-    map: Mmap,
+    map: Storage,
     /// `(first index, byte offset)` of each section, for index lookups.
     starts: Vec<(u64, u64)>,
     size: u64,
@@ -37,10 +37,46 @@ pub enum ChecksumStatus {
     Mismatch(Vec<String>),
 }
 
+/// Whether to copy the file into memory or map it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// Copy files up to [`IN_MEMORY_MAX`] bytes, map larger ones.
+    Auto,
+    /// Always copy: nothing done to the file afterwards can crash the reader (the server).
+    Copy,
+}
+
+/// What kind of file `meta` describes, for a message.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    "a special file"
+}
+
 impl Table {
     /// Open and check everything, payload checksums included.
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let t = Table::open_unverified(path)?;
+        Table::open_with(path, Load::Auto)
+    }
+
+    /// [`Table::open`], choosing how the bytes are held.
+    pub fn open_with(path: &Path, load: Load) -> Result<Table, TableError> {
+        let t = Table::open_unverified_with(path, load)?;
         if let ChecksumStatus::Mismatch(_) = t.checksum_status() {
             let s = t
                 .header
@@ -61,14 +97,35 @@ impl Table {
     /// Open and check the header and the file's shape, but not the payload checksums (for
     /// `retro verify`, which reports them itself).
     pub fn open_unverified(path: &Path) -> Result<Table, TableError> {
+        Table::open_unverified_with(path, Load::Auto)
+    }
+
+    fn open_unverified_with(path: &Path, load: Load) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
-        let file = File::open(path).map_err(|source| TableError::Io { path: p(), source })?;
-        // Safety: the map is read-only and private to this process. Table files are written
-        // once under a temporary name and renamed into place, never modified in place by
-        // retro; if another program truncates the file while it is mapped, reads may fault,
-        // which is the documented limit of memory-mapped files.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(|source| TableError::Io { path: p(), source })?;
+        let io = |source| TableError::Io { path: p(), source };
+        // Look before opening: opening a named pipe for reading blocks until a writer comes.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(TableError::NotRegular {
+                path: p(),
+                kind: kind_of(&meta),
+            });
+        }
+        let file = File::open(path).map_err(io)?;
+        // And again on what was opened, in case the name was swapped in between.
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(TableError::NotRegular {
+                path: p(),
+                kind: kind_of(&meta),
+            });
+        }
+        let map = if load == Load::Copy || meta.len() <= IN_MEMORY_MAX {
+            Storage::read(&file, meta.len())
+        } else {
+            Storage::map(&file)
+        }
+        .map_err(io)?;
         if map.len() < 16 || map[..8] != MAGIC {
             return Err(if map.len() < 8 || map[..8] != MAGIC {
                 TableError::Magic { path: p() }
@@ -80,6 +137,32 @@ impl Table {
             });
         }
         let version = LE::read_u32(&map[8..12]);
+        if version == 1 {
+            // Version 1 laid the header out as version 2 does: take the table's name from
+            // it if it reads, else from the file name.
+            let hlen = LE::read_u32(&map[12..16]) as usize;
+            let name = map
+                .get(..hlen)
+                .and_then(|h| Header::decode(h).ok())
+                .map(|h| h.name)
+                .unwrap_or_else(|| {
+                    let stem = path.file_stem().unwrap_or_default();
+                    stem.to_string_lossy().into_owned()
+                });
+            let dir = path.parent().map(|d| match d.as_os_str().is_empty() {
+                true => Path::new("."),
+                false => d,
+            });
+            let mut command = crate::registry::generate_command(&name);
+            if let Some(dir) = dir {
+                command = format!("{command} --out {}", dir.display());
+            }
+            return Err(TableError::OldVersion {
+                path: p(),
+                expected: VERSION,
+                command,
+            });
+        }
         if version != VERSION {
             return Err(TableError::Version {
                 path: p(),
@@ -114,6 +197,16 @@ impl Table {
                 return Err(TableError::Header {
                     path: p(),
                     detail: format!("section '{}' has a bad offset {}", s.name, s.offset),
+                });
+            }
+            // The padding before each payload is zero, so no byte goes unchecked. (The
+            // offset is within the file: the size check below would refuse it otherwise,
+            // but it has not run yet.)
+            let gap = map.get(end as usize..s.offset as usize).unwrap_or_default();
+            if let Some(k) = gap.iter().position(|&b| b != 0) {
+                return Err(TableError::Padding {
+                    path: p(),
+                    offset: end + k as u64,
                 });
             }
             let hist = s.histogram.iter().try_fold(0u64, |a, &n| a.checked_add(n));
@@ -187,6 +280,16 @@ impl Table {
     /// File size in bytes.
     pub fn file_len(&self) -> u64 {
         self.map.len() as u64
+    }
+
+    /// Whether the bytes are a private copy in memory (else a map of the file).
+    pub fn is_copy(&self) -> bool {
+        self.map.is_copy()
+    }
+
+    /// Every record of section `s`, as `[value, move]` pairs.
+    pub fn section_records(&self, s: &super::SectionInfo) -> &[u8] {
+        self.section_bytes(s)
     }
 
     /// The record `[value byte, move byte]` at `index`; `(0, 0)` (illegal, no move) outside

@@ -3,7 +3,9 @@
 //! A record is consistent when its value is the best over the values its moves lead to
 //! (as stored in the same table), terminal positions carry their terminal value, unused
 //! slots are marked illegal, and the stored move is a legal move achieving the value. Any
-//! single changed byte breaks one of these (or the payload checksum, checked first).
+//! single changed byte breaks one of these (or the payload checksum, checked first). The
+//! per-distance statistics in the header are recomputed from the records and compared; the
+//! header checksum and the zero padding were checked when the file was opened.
 
 use rayon::prelude::*;
 
@@ -17,6 +19,8 @@ use crate::progress::Progress;
 #[derive(Clone, Debug)]
 pub struct VerifyReport {
     pub checksum: ChecksumStatus,
+    /// Sections whose stored statistics (value-byte histogram) differ from their records.
+    pub statistics: Vec<String>,
     /// Records checked.
     pub checked: u64,
     /// Number of inconsistent records.
@@ -27,7 +31,7 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     pub fn ok(&self) -> bool {
-        self.checksum == ChecksumStatus::Ok && self.bad == 0
+        self.checksum == ChecksumStatus::Ok && self.statistics.is_empty() && self.bad == 0
     }
 }
 
@@ -94,6 +98,13 @@ pub fn verify<G: GameText>(
     progress: &dyn Progress,
 ) -> VerifyReport {
     let checksum = table.checksum_status();
+    let statistics = table
+        .header()
+        .sections
+        .iter()
+        .filter(|s| super::writer::histogram(table.section_records(s)) != s.histogram)
+        .map(|s| s.name.clone())
+        .collect();
     let n = table.size();
     progress.phase("verifying", n);
     const CHUNK: u64 = 1 << 14;
@@ -122,6 +133,7 @@ pub fn verify<G: GameText>(
         .collect();
     VerifyReport {
         checksum,
+        statistics,
         checked: n,
         bad,
         first,

@@ -1,5 +1,10 @@
 //! Writing a table: to a temporary file in the target folder, synced, then renamed, so a
 //! crash never leaves a half-written file under the real name.
+//!
+//! The temporary file (`.<name>.XXXXXX.tmp`) is locked (`flock`) while it is written. A
+//! run killed before the rename leaves it behind, unlocked: the next generation of the same
+//! table removes such files first ([`remove_stale_temps`]); a file still locked belongs to
+//! a run in progress and is left alone.
 
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -68,6 +73,46 @@ pub fn build_header(
     }
 }
 
+/// Whether `file_name` is a temporary file of table `name`.
+fn is_temp_of(file_name: &str, name: &str) -> bool {
+    file_name
+        .strip_prefix(&format!(".{name}."))
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+        .is_some_and(|mid| !mid.is_empty() && !mid.contains('.'))
+}
+
+/// Remove the temporary files of table `name` in `dir` that no running writer holds (left
+/// by a killed run). Returns the files removed; a folder that does not exist has none.
+pub fn remove_stale_temps(dir: &Path, name: &str) -> Result<Vec<PathBuf>, TableError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_err(dir)(e)),
+    };
+    let mut removed = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(io_err(dir))?;
+        let file_name = entry.file_name();
+        let Some(file_name) = file_name.to_str() else {
+            continue;
+        };
+        if !is_temp_of(file_name, name) || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        // Locked: a writer is still at work on it.
+        if file.try_lock().is_err() {
+            continue;
+        }
+        std::fs::remove_file(&path).map_err(io_err(&path))?;
+        removed.push(path);
+    }
+    Ok(removed)
+}
+
 /// Write `records` (all sections concatenated) as `dir/<name>.rtb`. Returns the path and
 /// the header written.
 pub fn write_table(
@@ -89,6 +134,14 @@ pub fn write_table(
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(io_err(dir))?;
+    // Held until the file is renamed and closed: tells `remove_stale_temps` it is in use.
+    tmp.as_file().try_lock().map_err(|e| TableError::Io {
+        path: tmp.path().to_path_buf(),
+        source: match e {
+            std::fs::TryLockError::Error(e) => e,
+            std::fs::TryLockError::WouldBlock => std::io::ErrorKind::WouldBlock.into(),
+        },
+    })?;
     {
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
         w.write_all(&head).map_err(io_err(tmp.path()))?;
@@ -121,4 +174,48 @@ pub fn write_table(
         source: e.error,
     })?;
     Ok((path, header))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unlocked_temps_of_the_same_table_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            ".kbnk.a1B2c3.tmp",
+            ".kbnk.zz.tmp",
+            ".kbnk2.x.tmp",
+            "kbnk.rtb",
+            ".kbnk.a.b.tmp",
+        ] {
+            std::fs::write(d.join(f), b"x").unwrap();
+        }
+        // A writer at work: its file is locked.
+        let busy = d.join(".kbnk.busy.tmp");
+        let held = std::fs::File::create(&busy).unwrap();
+        held.try_lock().unwrap();
+        let mut removed: Vec<String> = remove_stale_temps(d, "kbnk")
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        removed.sort();
+        assert_eq!(removed, [".kbnk.a1B2c3.tmp", ".kbnk.zz.tmp"]);
+        for kept in [
+            ".kbnk2.x.tmp",
+            "kbnk.rtb",
+            ".kbnk.a.b.tmp",
+            ".kbnk.busy.tmp",
+        ] {
+            assert!(d.join(kept).exists(), "{kept} kept");
+        }
+        drop(held);
+        assert_eq!(remove_stale_temps(d, "kbnk").unwrap().len(), 1);
+        assert!(remove_stale_temps(&d.join("absent"), "kbnk")
+            .unwrap()
+            .is_empty());
+    }
 }

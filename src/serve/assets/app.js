@@ -114,7 +114,8 @@ function renderInfo(t) {
       stat("losses", fmtInt(h.losses), "loss"),
       stat("draws", fmtInt(h.draws), "draw"),
       h.longest !== null ? stat(`longest (${t.unit})`, String(h.longest)) : null,
-      stat("file", el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)))
+      // No url: the file lies outside the tables folder and is not offered for download.
+      stat("file", t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes))
     ),
     t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null,
   ];

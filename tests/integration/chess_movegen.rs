@@ -2,6 +2,7 @@
 //! legality, moves (UCI, SAN, captures, promotions, en passant), mate and stalemate, and
 //! un-moves in both directions.
 
+use super::common::Rng;
 use retro::chess::board::bb;
 use retro::chess::fen::{parse_full, to_fen};
 use retro::chess::material::{Color, Material, Role};
@@ -12,19 +13,6 @@ use retro::game::Value;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
-
-/// splitmix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Materials covering every piece kind, pawns on both sides, twins and 5 pieces.
 const MATERIALS: &[&str] = &[

@@ -6,11 +6,11 @@ use std::process::{Command, Output};
 /// The project's own strategy files (embedded, so the test does not depend on paths).
 fn data(name: &str) -> &'static str {
     match name {
-        "four_then_fork.json" => include_str!("data/gomoku/four_then_fork.json"),
-        "four_then_fork_changed.json" => include_str!("data/gomoku/four_then_fork_changed.json"),
-        "four_then_fork_illegal.json" => include_str!("data/gomoku/four_then_fork_illegal.json"),
-        "overline.json" => include_str!("data/gomoku/overline.json"),
-        "k3_4x4.json" => include_str!("data/gomoku/k3_4x4.json"),
+        "four_then_fork.json" => include_str!("../data/gomoku/four_then_fork.json"),
+        "four_then_fork_changed.json" => include_str!("../data/gomoku/four_then_fork_changed.json"),
+        "four_then_fork_illegal.json" => include_str!("../data/gomoku/four_then_fork_illegal.json"),
+        "overline.json" => include_str!("../data/gomoku/overline.json"),
+        "k3_4x4.json" => include_str!("../data/gomoku/k3_4x4.json"),
         _ => panic!("unknown test file {name}"),
     }
 }

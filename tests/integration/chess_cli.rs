@@ -5,13 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn retro(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("retro runs")
-}
+use super::common::retro;
 
 fn text(o: &Output) -> String {
     format!(

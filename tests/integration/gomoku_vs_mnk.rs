@@ -14,14 +14,21 @@ use retro::mnk::Mnk;
 use retro::progress::Silent;
 use retro::table::Table;
 
+use rayon::prelude::*;
+
 /// Checks every position of the `w` x `h`, k table; returns (positions, proofs checked).
 fn referee(w: u32, h: u32, k: u32) -> (u64, u64) {
     let game = Mnk::new(w, h, k).unwrap();
     let sol = game.solve(&SolveOptions { progress: &Silent }).unwrap();
     let budget = w * h; // more stones than the board holds: no artificial limit
-    let (mut positions, mut proofs) = (0u64, 0u64);
-    game.for_each_solved(&sol, |b, value| {
-        positions += 1;
+                        // Every position, then checked in parallel: the check is exhaustive and the slowest
+                        // test of the suite, so it uses every core.
+    let mut all = Vec::new();
+    game.for_each_solved(&sol, |b, value| all.push((*b, value)));
+    let positions = all.len() as u64;
+    let proofs: u64 = all.par_iter().map(|(b, value)| {
+        let (b, value) = (b, *value);
+        let mut proofs = 0u64;
         let mut board = Board::new(w as usize, h as usize, k as usize).unwrap();
         for cell in 0..w * h {
             if b.x >> cell & 1 == 1 {
@@ -64,7 +71,8 @@ fn referee(w: u32, h: u32, k: u32) -> (u64, u64) {
                 retro::game::GameText::position_text(&game, b)
             );
         }
-    });
+        proofs
+    }).sum();
     (positions, proofs)
 }
 

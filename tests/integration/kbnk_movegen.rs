@@ -1,6 +1,7 @@
 //! KBNK move generation cross-checked against shakmaty on random positions: legality,
 //! moves (UCI and SAN), mate and stalemate, and un-moves in both directions.
 
+use super::common::Rng;
 use retro::game::{Game, GameText, Outcome};
 use retro::kbnk::moves::{legal_moves, predecessors, terminal};
 use retro::kbnk::notation::{san, uci};
@@ -8,22 +9,6 @@ use retro::kbnk::{Kbnk, Position, Side};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
-
-/// splitmix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn square(&mut self) -> u8 {
-        (self.next() % 64) as u8
-    }
-}
 
 /// Random placements with four distinct squares (legal or not), both sides to move, both
 /// bishop colours.

@@ -4,33 +4,22 @@
 use std::sync::OnceLock;
 
 use retro::game::{DistanceUnit, Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
-use retro::generate::write_solution;
 use retro::kbnk::Kbnk;
 use retro::probe::probe;
 use retro::progress::Silent;
 use retro::table::Table;
 
 struct Fixture {
-    sol: Solution,
+    sol: &'static Solution,
     table: Table,
-    _dir: tempfile::TempDir,
 }
 
+/// The shared solution and its table file (see `common`).
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
-    F.get_or_init(|| {
-        let g = Kbnk::new();
-        let sol = g
-            .solve(&SolveOptions { progress: &Silent })
-            .expect("solves");
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (path, _) = write_solution(&g, dir.path(), &sol).expect("writes");
-        let table = Table::open(&path).expect("opens");
-        Fixture {
-            sol,
-            table,
-            _dir: dir,
-        }
+    F.get_or_init(|| Fixture {
+        sol: super::common::kbnk_solution(),
+        table: Table::open(&super::common::kbnk_file()).expect("opens"),
     })
 }
 
@@ -202,7 +191,7 @@ fn fast_solver_equals_generic() {
     let generic =
         retro::solve::two_queue::solve(&g, &SolveOptions { progress: &Silent }).expect("solves");
     let fast = &fixture().sol;
-    if generic != *fast {
+    if generic != **fast {
         let first = (0..generic.records.len() / 2)
             .find(|&i| generic.records[2 * i..2 * i + 2] != fast.records[2 * i..2 * i + 2])
             .unwrap();
@@ -224,7 +213,7 @@ fn same_result_on_one_and_two_threads() {
         .build()
         .unwrap()
         .install(|| g.solve(&SolveOptions { progress: &Silent }).unwrap());
-    assert!(one == fixture().sol);
+    assert!(one == *fixture().sol);
 }
 
 #[test]

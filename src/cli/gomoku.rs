@@ -1,14 +1,15 @@
-//! `retro gomoku validate`: arguments and the command body, kept here so the binary's
-//! `main.rs` only wires them in.
+//! `retro gomoku validate`: arguments and the command body (the binary's side; the rules,
+//! search and validator are in the library's `gomoku` module).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::board::Rules;
-use super::strategy::Strategy;
-use super::threat::SearchConfig;
-use super::validate::{validate, Options};
+use retro::gomoku::board::Rules;
+use retro::gomoku::strategy::Strategy;
+use retro::gomoku::threat::SearchConfig;
+use retro::gomoku::validate::{validate, Options};
 
 /// Arguments of `retro gomoku validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -33,7 +34,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub no_extended: bool,
     /// Number of threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::threads)]
     pub threads: Option<usize>,
     /// Print every failure, not only the first.
     #[arg(long)]
@@ -72,11 +73,13 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
             .install(run),
         None => run(),
     };
-    println!("{report}");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{report}")?;
     if args.all_failures {
         for (i, f) in report.failures.iter().enumerate().skip(1) {
-            println!("failure {}:\n{f}", i + 1);
+            writeln!(out, "failure {}:\n{f}", i + 1)?;
         }
     }
+    out.flush()?;
     Ok(report.valid())
 }

@@ -107,9 +107,7 @@ fn counts_match_syzygy_statistics() {
 fn generic_kbnv_k_agrees_with_the_kbnk_table() {
     let dir = tables();
     let kbnk = retro::kbnk::Kbnk::new();
-    let sol = kbnk
-        .solve(&retro::game::SolveOptions { progress: &Silent })
-        .unwrap();
+    let sol = super::common::kbnk_solution();
     let generic = registry::open(dir, "KBNvK").unwrap();
     let chess = Chess::open(&Material::parse("KBNvK").unwrap(), dir).unwrap();
     let mut checked = 0u64;

@@ -165,19 +165,14 @@ fn takeaway() -> &'static Fixture {
     })
 }
 
-/// The real plug-ins: KBNK and 3x3 k-in-a-row, generated once.
-fn real() -> &'static (tempfile::TempDir, Router) {
-    static F: OnceLock<(tempfile::TempDir, Router)> = OnceLock::new();
+/// The real plug-ins: KBNK and 3x3 k-in-a-row, the shared tables folder (see `common`).
+fn real() -> &'static (&'static Path, Router) {
+    static F: OnceLock<(&'static Path, Router)> = OnceLock::new();
     F.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        for name in ["kbnk", "mnk-3x3-3"] {
-            let plugin = registry::plugin(name).unwrap();
-            retro::generate::generate(&*plugin, tmp.path(), &retro::progress::Silent).unwrap();
-        }
-        let state = AppState::load(tmp.path());
+        let dir = super::common::tables_dir();
+        let state = AppState::load(dir);
         assert_eq!(state.len(), 2, "both tables load");
-        let app = router(state);
-        (tmp, app)
+        (dir, router(state))
     })
 }
 
@@ -564,7 +559,7 @@ async fn kbnk_good_position() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let j = r.json();
     // The same JSON as `retro probe --json` (the plug-in's presented JSON).
-    let loaded = registry::open(dir.path(), "kbnk").unwrap();
+    let loaded = registry::open(dir, "kbnk").unwrap();
     let direct: Json =
         serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap();
     assert_eq!(j, direct);

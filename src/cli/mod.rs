@@ -1,0 +1,20 @@
+//! The binary's pieces besides `main.rs`: argument types, output that survives a closed
+//! pipe, the batch line reader.
+
+// First, so its `outln!` and `out!` macros are in scope in the modules below.
+#[macro_use]
+pub mod output;
+pub mod batch;
+pub mod gomoku;
+#[cfg(feature = "server")]
+pub mod serve;
+
+/// `--threads N`: a number from 1 to [`retro::generate::MAX_THREADS`], refused otherwise
+/// before anything starts.
+pub fn threads(s: &str) -> Result<usize, String> {
+    let max = retro::generate::MAX_THREADS;
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of threads from 1 to {max}")),
+    }
+}

@@ -1,0 +1,49 @@
+//! `retro serve`'s arguments; the server itself is the library's `serve` module.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use retro::serve::{Limits, Options};
+
+/// Options of `retro serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Folder of the tables to serve (missing default tables are generated into it).
+    #[arg(long, default_value = "tables")]
+    pub tables: PathBuf,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Serve what is there; do not generate missing default tables.
+    #[arg(long)]
+    pub no_generate: bool,
+    /// Worker threads of the server (default: one per core).
+    #[arg(long, value_parser = super::threads)]
+    pub threads: Option<usize>,
+    /// Connections served at once; more wait until one closes.
+    #[arg(long, default_value_t = Limits::default().max_connections as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub max_connections: u32,
+    /// Seconds a client has to send a request's headers, and the longest idle time
+    /// between requests.
+    #[arg(long, default_value_t = Limits::default().header_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+}
+
+impl ServeArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            tables: self.tables.clone(),
+            addr: self.addr,
+            generate_missing: !self.no_generate,
+            threads: self.threads,
+            limits: Limits {
+                header_timeout: Duration::from_secs(self.header_timeout),
+                max_connections: self.max_connections as usize,
+                ..Limits::default()
+            },
+        }
+    }
+}

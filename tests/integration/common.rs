@@ -1,0 +1,73 @@
+//! Fixtures shared by every test module: the KBNK solution and a tables folder holding
+//! `kbnk.rtb` and `mnk-3x3-3.rtb`, each made once per test run. Tests only read them;
+//! a test that damages or replaces a table copies it into its own folder first.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use retro::game::{Game, Solution, SolveOptions};
+use retro::progress::Silent;
+
+/// The KBNK solution, solved once (the plug-in's fast solver, all cores).
+pub fn kbnk_solution() -> &'static Solution {
+    static SOL: OnceLock<Solution> = OnceLock::new();
+    SOL.get_or_init(|| {
+        retro::kbnk::Kbnk::new()
+            .solve(&SolveOptions { progress: &Silent })
+            .expect("KBNK solves")
+    })
+}
+
+/// A folder with `kbnk.rtb` (from [`kbnk_solution`]) and `mnk-3x3-3.rtb`, written once.
+pub fn tables_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        retro::generate::write_solution(&retro::kbnk::Kbnk::new(), dir.path(), kbnk_solution())
+            .expect("writes kbnk.rtb");
+        let mnk = retro::registry::plugin("mnk-3x3-3").expect("a known table");
+        retro::generate::generate(&*mnk, dir.path(), &Silent).expect("writes mnk-3x3-3.rtb");
+        dir
+    })
+    .path()
+}
+
+/// The shared KBNK table file.
+pub fn kbnk_file() -> PathBuf {
+    tables_dir().join("kbnk.rtb")
+}
+
+/// Runs the real `retro` executable.
+pub fn retro(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(args)
+        .output()
+        .expect("retro runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// splitmix64: a small deterministic generator, one seed per test.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A square `0..64`.
+    pub fn square(&mut self) -> u8 {
+        (self.next() % 64) as u8
+    }
+}

@@ -1,0 +1,22 @@
+//! Every integration test of `retro`, in one test binary (as ripgrep does): one link step
+//! instead of one per file, and fixtures shared by all (the KBNK table is solved and written
+//! once per run, see [`common`]). Add a test file as a module here.
+
+mod common;
+
+mod browser;
+mod chess_cli;
+mod chess_facts;
+mod chess_movegen;
+mod cli;
+mod cli_bad_input;
+mod conformance;
+mod gomoku_cli;
+mod gomoku_vs_mnk;
+mod kbnk_facts;
+mod kbnk_movegen;
+mod mnk_facts;
+mod serve_api;
+mod serve_connections;
+mod serve_files;
+mod table_format;
