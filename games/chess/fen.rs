@@ -111,6 +111,7 @@ pub fn parse_full(text: &str) -> Result<Fen, PositionError> {
             pos.ep = ep_square(&pos, sq)?;
         }
     }
+    pos.clock = super::position::Clock { halfmove, fullmove };
     Ok(Fen {
         pos,
         halfmove,

@@ -261,7 +261,7 @@ impl GameText for Chess {
     }
 
     fn position_text(&self, pos: &Position) -> String {
-        fen::to_fen(pos, 0, 1)
+        fen::to_fen(pos, pos.clock.halfmove, pos.clock.fullmove)
     }
 
     fn present(&self, pos: &Position, probed: &Probed) -> Presented {

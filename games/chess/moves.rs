@@ -246,8 +246,15 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
     let mover = pos.turn.other();
     let occ = pos.occupied();
     let empty = !occ;
+    // `before` is the legal `pos` with one piece moved back to an empty square: piece
+    // counts and pawn ranks hold by construction, so only the kings' distance (when the
+    // king moved) and the check on the side to move in `pos` can make it illegal.
+    let them = pos.turn;
     let mut push = |before: Position| {
-        if before.check().is_ok() {
+        let wk = before.king(Color::White);
+        let apart = KING[wk as usize] & bb(before.king(Color::Black)) == 0;
+        if apart && !before.in_check(them) {
+            debug_assert!(before.check().is_ok());
             out.push(before);
         }
     };

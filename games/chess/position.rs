@@ -19,6 +19,37 @@ pub struct Position {
     pub turn: Color,
     /// A square a pawn may take en passant (FEN input only; stored positions have none).
     pub ep: Option<Square>,
+    /// The FEN's move counters, echoed in answers; not part of the position's identity.
+    pub clock: Clock,
+}
+
+/// FEN move counters. Two positions that differ only in their counters are the same
+/// position (equal, same hash): tables know nothing of clocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+}
+
+impl PartialEq for Clock {
+    fn eq(&self, _: &Clock) -> bool {
+        true
+    }
+}
+
+impl Eq for Clock {}
+
+impl std::hash::Hash for Clock {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Why a placement of pieces is not a legal position.
@@ -51,6 +82,7 @@ impl Position {
             colors: [0; 2],
             turn: Color::White,
             ep: None,
+            clock: Clock::default(),
         }
     }
 
@@ -140,7 +172,7 @@ impl Position {
         let side = |c: Color| -> Vec<Role> {
             Role::ALL[..5]
                 .iter()
-                .flat_map(|&r| std::iter::repeat(r).take(self.pieces(c, r).count_ones() as usize))
+                .flat_map(|&r| std::iter::repeat_n(r, self.pieces(c, r).count_ones() as usize))
                 .collect()
         };
         Material::from_roles(side(Color::White), side(Color::Black))

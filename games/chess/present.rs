@@ -184,7 +184,7 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
             .and_then(|m| find(m.0))
     };
     let answer = Answer {
-        fen: to_fen(pos, 0, 1),
+        fen: to_fen(pos, pos.clock.halfmove, pos.clock.fullmove),
         side: pos.turn.name(),
         table: chess.material().to_string(),
         category: category(value),

@@ -36,6 +36,8 @@ fn piece_name(white: bool, letter: char) -> String {
 /// Parse a FEN (`board [side [castling [en-passant [halfmove [fullmove]]]]]`) or a piece
 /// list (`Kh1 Bf1 Ng1 kf2 w`; upper case white, lower case black, side last, default white).
 pub fn parse(text: &str) -> Result<Position, PositionError> {
+    // `_` may stand for spaces, as in URLs (no notation uses it).
+    let text = text.replace('_', " ");
     let text = text.trim();
     if text.is_empty() {
         return Err(malformed("empty position"));
@@ -301,6 +303,7 @@ mod tests {
         let p = parse("8/8/8/8/8/8/5k2/5BNK w").unwrap();
         assert_eq!(p, parse("Kh1 Bf1 Ng1 kf2 w").unwrap());
         assert_eq!(p, parse("  Kh1 Bf1 Ng1 kf2 ").unwrap());
+        assert_eq!(p, parse("8/8/8/8/8/8/5k2/5BNK_w_-_-_0_1").unwrap());
     }
 
     #[test]

@@ -105,6 +105,17 @@ fn threads_do_not_change_the_bytes() {
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("(KPvK)") && t.contains("white mates in"), "{t}");
+    // The FEN's counters are echoed, `_` stands for spaces.
+    let o = retro(&[
+        "probe",
+        "chess",
+        "8/8/8/8/8/8/4P3/4K2k_w_-_-_37_80",
+        "--tables",
+        dir,
+        "--json",
+    ]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["fen"], "8/8/8/8/8/8/4P3/4K2k w - - 37 80");
     let o = retro(&[
         "probe",
         "chess",
