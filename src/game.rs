@@ -12,6 +12,7 @@
 //! | [`Game::size`] | provided | sum of the section lengths |
 //! | [`Game::solve`] | OPTIONAL | the generic two-queue solver ([`crate::solve::two_queue`]) |
 //! | [`Game::images`] | OPTIONAL | the self-test checks canonical forms on `pos` alone |
+//! | [`Game::first_successor`] | OPTIONAL | the first match in the full [`Game::successors`] list |
 //! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
 //!
 //! Text forms (FEN, board strings, move names) live in [`GameText`], which the CLI and the
@@ -266,6 +267,16 @@ pub trait Game: Sync + Send {
     /// conformance self-test checks that all of them encode alike. Default: just `pos`.
     fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
         vec![pos.clone()]
+    }
+
+    /// OPTIONAL. The code of the first move (in [`Game::successors`] order) whose outcome
+    /// satisfies `wanted`, or [`NO_MOVE`]. Solvers use it to pick best moves. Default: from
+    /// the full successor list; a game may stop at the first match instead (chess does, as
+    /// working out where a move leads is most of the cost).
+    fn first_successor(&self, pos: &Self::Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
+        let mut succ = Vec::new();
+        self.successors(pos, &mut succ);
+        succ.iter().find(|s| wanted(s.to)).map_or(NO_MOVE, |s| s.mv)
     }
 
     /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own

@@ -201,6 +201,15 @@ impl Game for Chess {
         }
     }
 
+    fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.swapped(pos);
+        v.iter()
+            .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
+            .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
+    }
+
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
         let mut v = Vec::with_capacity(64);
         moves::unmoves(pos, &mut v);

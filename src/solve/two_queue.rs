@@ -276,7 +276,6 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         .enumerate()
         .for_each(|(c, out)| {
             let lo = c * CHUNK;
-            let mut succ = Vec::new();
             for (k, rec) in out.chunks_exact_mut(2).enumerate() {
                 let i = lo + k;
                 // Never reached: a draw, which is what `UNKNOWN` already says.
@@ -288,13 +287,8 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 }
                 let value = Value::from_byte(v);
                 let pos = game.decode(i as Index).expect("legal slots decode");
-                succ.clear();
-                game.successors(&pos, &mut succ);
                 let stored = |j: Index| Value::from_byte(st.value[j as usize].load(Relaxed));
-                rec[1] = succ
-                    .iter()
-                    .find(|s| s.to.value(stored).back() == value)
-                    .map_or(NO_MOVE, |s| s.mv);
+                rec[1] = game.first_successor(&pos, &|to| to.value(stored).back() == value);
             }
             progress.advance(out.len() as u64 / 2);
         });
