@@ -21,16 +21,8 @@ use retro::generate::generate;
 use retro::progress::Silent;
 use retro::registry;
 
-/// CPU time (user + system) this process has used, in seconds (Linux, 100 ticks/s).
-fn cpu_seconds() -> f64 {
-    let Ok(s) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    let after = s.rsplit_once(')').map_or("", |x| x.1);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
+mod util;
+use util::cpu_seconds;
 
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")

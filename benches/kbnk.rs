@@ -13,25 +13,8 @@ use retro::probe::probe;
 use retro::progress::Silent;
 use retro::table::Table;
 
-/// Peak resident memory of this process so far, from /proc (Linux), in MiB.
-fn peak_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
-/// CPU time (user + system) this process has used, in seconds (Linux, 100 ticks/s).
-fn cpu_seconds() -> f64 {
-    let Ok(s) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    let after = s.rsplit_once(')').map_or("", |x| x.1);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    // Fields 14 and 15 of the file (utime, stime) are 11 and 12 after the command name.
-    (tick(11) + tick(12)) / 100.0
-}
+mod util;
+use util::{cpu_seconds, peak_mib};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let g = Kbnk::new();

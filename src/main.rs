@@ -20,7 +20,7 @@ use cli::batch::Line;
 use retro::game::PositionError;
 use retro::generate::{generate, with_threads};
 use retro::progress::Bar;
-use retro::registry::{self, Plugin};
+use retro::registry;
 use retro::summary;
 use retro::table::reader::ChecksumStatus;
 
@@ -237,40 +237,63 @@ fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Re
     Ok(true)
 }
 
+/// Probe one position given as text: the answer, or why there is none (a
+/// [`PositionError`] when the game refused the position).
+type ProbeFn<'a> = dyn Fn(&str) -> Result<retro::game::Presented> + Sync + 'a;
+
+/// The error object of a position that got no answer, with `"category": "illegal"` for a
+/// well-formed position that cannot occur.
+fn refusal(number: u64, input: &str, e: &anyhow::Error) -> serde_json::Value {
+    let mut v = match e.downcast_ref::<PositionError>() {
+        Some(PositionError::Illegal(why)) => {
+            serde_json::json!({"input": input, "category": "illegal", "error": why})
+        }
+        Some(PositionError::Malformed(why)) => serde_json::json!({"input": input, "error": why}),
+        None => serde_json::json!({"input": input, "error": format!("{e:#}")}),
+    };
+    v["line"] = number.into();
+    v
+}
+
 /// One probe answer as a JSON line (batch mode): the answer, or an error object naming the
 /// line.
-fn probe_line(plugin: &dyn Plugin, table: &retro::table::Table, line: &Line) -> (String, bool) {
-    let (number, text) = match line {
-        Line::Text { number, text } => (*number, text),
+fn probe_line(probe: &ProbeFn, line: &Line) -> (String, bool) {
+    match line {
+        Line::Text { number, text } => match probe(text) {
+            Ok(p) => (p.json(), true),
+            Err(e) => (refusal(*number, text, &e).to_string(), false),
+        },
         Line::Bad {
             number,
             error,
             input,
         } => {
             let v = serde_json::json!({"line": number, "input": input, "error": error});
-            return (v.to_string(), false);
+            (v.to_string(), false)
         }
-    };
-    let v = match plugin.probe(table, text) {
-        Ok(p) => return (p.json(), true),
-        Err(PositionError::Illegal(why)) => {
-            serde_json::json!({"line": number, "input": text, "category": "illegal", "error": why})
-        }
-        Err(PositionError::Malformed(why)) => {
-            serde_json::json!({"line": number, "input": text, "error": why})
-        }
-    };
-    (v.to_string(), false)
+    }
 }
 
 fn cmd_probe(a: ProbeArgs) -> Result<bool> {
     if a.table == "chess" {
-        return cmd_probe_chess(&a);
+        // The table follows each position's material, opened on first use.
+        let router = retro::chess::router::Router::new(&a.tables);
+        return probe_with(&a, &|text: &str| {
+            router.probe(text).map_err(|e| match e {
+                retro::chess::router::RouteError::Position(p) => p.into(),
+                other => other.into(),
+            })
+        });
     }
     let loaded = registry::open(&a.tables, &a.table)?;
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
+    probe_with(&a, &|text: &str| Ok(plugin.probe(table, text)?))
+}
+
+/// `retro probe`: one position in words or JSON, or `-`, a batch from standard input.
+fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
     if a.position != "-" {
-        return match plugin.probe(table, &a.position) {
+        return match probe(&a.position) {
             Ok(p) => {
                 if a.json {
                     outln!("{}", p.json())?;
@@ -279,14 +302,14 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
                 }
                 Ok(true)
             }
-            Err(e @ PositionError::Illegal(_)) if a.json => {
+            Err(e) if a.json && matches!(e.downcast_ref(), Some(PositionError::Illegal(_))) => {
                 outln!(
                     "{}",
                     serde_json::json!({"category": "illegal", "error": e.to_string()})
                 )?;
                 Ok(false)
             }
-            Err(e) => Err(e.into()),
+            Err(e) => Err(e),
         };
     }
     // Batch: answer one block of lines in parallel while the next block is read, then
@@ -302,7 +325,7 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
             || {
                 block
                     .par_iter()
-                    .map(|l| probe_line(plugin, table, l))
+                    .map(|l| probe_line(probe, l))
                     .collect::<Vec<_>>()
             },
             || input.block(),
@@ -314,70 +337,6 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
         }
         // Answers already computed are written before a read error is reported.
         block = next.context("reading standard input")?;
-    }
-    out.flush()?;
-    Ok(all_ok)
-}
-
-/// `retro probe chess`: the table follows each position's material.
-fn cmd_probe_chess(a: &ProbeArgs) -> Result<bool> {
-    use retro::chess::router::{RouteError, Router};
-    let router = Router::new(&a.tables);
-    let answer = |line: &Line| -> (String, bool) {
-        let (number, text) = match line {
-            Line::Text { number, text } => (*number, text),
-            Line::Bad {
-                number,
-                error,
-                input,
-            } => {
-                let v = serde_json::json!({"line": number, "input": input, "error": error});
-                return (v.to_string(), false);
-            }
-        };
-        let v = match router.probe(text) {
-            Ok(p) => return (p.json(), true),
-            Err(RouteError::Position(PositionError::Illegal(why))) => {
-                serde_json::json!({"line": number, "input": text, "category": "illegal", "error": why})
-            }
-            Err(e) => serde_json::json!({"line": number, "input": text, "error": e.to_string()}),
-        };
-        (v.to_string(), false)
-    };
-    if a.position != "-" {
-        return match router.probe(&a.position) {
-            Ok(p) => {
-                if a.json {
-                    outln!("{}", p.json())?;
-                } else {
-                    outln!("{}", p.text().trim_end())?;
-                }
-                Ok(true)
-            }
-            Err(RouteError::Position(e @ PositionError::Illegal(_))) if a.json => {
-                outln!(
-                    "{}",
-                    serde_json::json!({"category": "illegal", "error": e.to_string()})
-                )?;
-                Ok(false)
-            }
-            Err(e) => Err(e.into()),
-        };
-    }
-    // Block by block, in parallel; each table opens on first use.
-    let mut input =
-        cli::batch::Reader::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()));
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-    let mut all_ok = true;
-    let mut block = input.block().context("reading standard input")?;
-    while !block.is_empty() {
-        let answers: Vec<(String, bool)> = block.par_iter().map(answer).collect();
-        for (json, ok) in answers {
-            all_ok &= ok;
-            out.write_all(json.as_bytes())?;
-            out.write_all(b"\n")?;
-        }
-        block = input.block().context("reading standard input")?;
     }
     out.flush()?;
     Ok(all_ok)

@@ -64,7 +64,8 @@ struct MoveAnswer {
     stalemate: bool,
 }
 
-fn category(v: Value) -> &'static str {
+/// Lichess's category of a value for the side to move.
+pub fn category(v: Value) -> &'static str {
     match v {
         Value::Win(_) => "win",
         Value::Loss(_) => "loss",
@@ -73,7 +74,8 @@ fn category(v: Value) -> &'static str {
     }
 }
 
-fn dtm(v: Value) -> Option<i32> {
+/// Plies to mate, signed for the side to move; `None` for a draw.
+pub fn dtm(v: Value) -> Option<i32> {
     match v {
         Value::Win(p) => Some(p as i32),
         Value::Loss(p) => Some(-(p as i32)),
@@ -81,7 +83,8 @@ fn dtm(v: Value) -> Option<i32> {
     }
 }
 
-fn mate_in(v: Value) -> Option<i32> {
+/// The same in moves, as people count ("mate in 33").
+pub fn mate_in(v: Value) -> Option<i32> {
     match v {
         Value::Win(p) => Some(p.div_ceil(2) as i32),
         Value::Loss(p) => Some(-((p / 2) as i32)),
@@ -90,7 +93,7 @@ fn mate_in(v: Value) -> Option<i32> {
 }
 
 /// A value for the side `side` (to move) in words.
-fn words(side: &str, v: Value, stalemate: bool) -> String {
+pub fn words(side: &str, v: Value, stalemate: bool) -> String {
     match v {
         Value::Win(p) => format!("{side} mates in {}", p.div_ceil(2)),
         Value::Loss(0) => format!("{side} is checkmated"),

@@ -7,6 +7,7 @@ use super::fen::to_fen;
 use super::moves::{legal_moves, terminal, Move};
 use super::notation::{san, san_known, uci, San, Uci};
 use super::position::{Position, Side};
+use crate::chess::present::{category, dtm, mate_in};
 use crate::game::{Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 
@@ -52,31 +53,6 @@ pub struct MoveAnswer {
     pub stalemate: bool,
 }
 
-fn category(v: Value) -> &'static str {
-    match v {
-        Value::Win(_) => "win",
-        Value::Loss(_) => "loss",
-        Value::Draw => "draw",
-        Value::Illegal => "unknown",
-    }
-}
-
-fn dtm(v: Value) -> Option<i32> {
-    match v {
-        Value::Win(p) => Some(p as i32),
-        Value::Loss(p) => Some(-(p as i32)),
-        _ => None,
-    }
-}
-
-fn mate_in(v: Value) -> Option<i32> {
-    match v {
-        Value::Win(p) => Some(p.div_ceil(2) as i32),
-        Value::Loss(p) => Some(-((p / 2) as i32)),
-        _ => None,
-    }
-}
-
 fn side_name(s: Side) -> &'static str {
     match s {
         Side::White => "white",
@@ -93,15 +69,7 @@ fn other(s: Side) -> Side {
 
 /// A value for `side` (to move) in words.
 fn words(side: Side, v: Value, stalemate: bool) -> String {
-    let s = side_name(side);
-    match v {
-        Value::Win(p) => format!("{s} mates in {}", p.div_ceil(2)),
-        Value::Loss(0) => format!("{s} is checkmated"),
-        Value::Loss(p) => format!("{s} is mated in {}", p / 2),
-        Value::Draw if stalemate => "draw (stalemate)".to_string(),
-        Value::Draw => "draw".to_string(),
-        Value::Illegal => "not in the table".to_string(),
-    }
+    crate::chess::present::words(side_name(side), v, stalemate)
 }
 
 /// Build the answer for `pos` from the generic probe result.
