@@ -50,6 +50,9 @@ enum GomokuCommand {
     /// Validate a winning strategy graph for black: every white reply must continue in the
     /// graph or be proven lost for white by a sound threat-sequence search.
     Validate(retro::gomoku::cli::ValidateArgs),
+    /// Prove black wins a position (moves "h8 h9 g9" or a board) with the proof search:
+    /// threat sequences plus quiet moves, every white reply answered.
+    Prove(retro::gomoku::cli_prove::ProveArgs),
 }
 
 #[derive(Args)]
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
         Command::Gomoku(GomokuCommand::Validate(a)) => retro::gomoku::cli::run_validate(&a),
+        Command::Gomoku(GomokuCommand::Prove(a)) => retro::gomoku::cli_prove::run_prove(&a),
         Command::Serve(a) => retro::serve::run(a).map(|()| true),
     };
     match result {

@@ -4,7 +4,13 @@
 pub mod board;
 pub mod brute;
 pub mod cli;
+pub mod cli_prove;
+pub mod graft;
+pub mod limit;
 pub mod lines;
+pub mod pns;
+pub mod position;
+pub mod quiet;
 pub mod report;
 pub mod shapes;
 pub mod strategy;
