@@ -11,7 +11,7 @@ use super::graft::{after_black, after_white};
 use super::limit::MoveLimit;
 use super::pns::{prove, ProofResult, ProveConfig};
 use super::position::Position;
-use super::quiet::{candidates, four_cells};
+use super::quiet::{four_cells, has_double_move, three_cells};
 use super::report::format_line;
 use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use super::threat::{prove_win_defender_to_move, SearchConfig};
@@ -116,14 +116,29 @@ fn counts(n: &BlackNode) -> (u64, u64, u64) {
 }
 
 /// When the threat search alone proves the root (black to move), the strategy still needs
-/// black's first move: the first candidate after which black wins against every reply.
+/// black's first move: the first of the threat search's own move kinds (fours, threes,
+/// other cells of windows with `k - 3` black stones) after which black wins against every
+/// reply within the rest of the budget.
 fn first_threat_move(board: &Board, cfg: &ProveConfig) -> Option<(u16, u32)> {
     let mut b = board.clone();
     let budget = cfg.max_moves.saturating_sub(b.count(Color::Black));
-    let mut cands = four_cells(&b, Color::Black, cfg.rules);
-    let all = b.cells();
-    cands.extend(candidates(&mut b, Color::Black, cfg.rules, all));
-    for c in cands {
+    let fours = four_cells(&b, Color::Black, cfg.rules);
+    let mut threes = Vec::new();
+    let mut others = Vec::new();
+    for c in three_cells(&b, Color::Black, cfg.rules) {
+        if fours.contains(&c) {
+            continue;
+        }
+        b.place(c, Color::Black);
+        let three = has_double_move(&mut b, Color::Black, cfg.rules);
+        b.remove(c, Color::Black);
+        if three {
+            threes.push(c);
+        } else {
+            others.push(c);
+        }
+    }
+    for c in fours.into_iter().chain(threes).chain(others) {
         b.place(c, Color::Black);
         let five = b.five_through(c, Color::Black, cfg.rules);
         let p = if five {

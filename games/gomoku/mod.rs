@@ -9,14 +9,22 @@ pub mod graft;
 pub mod limit;
 pub mod lines;
 pub mod pns;
+#[cfg(test)]
+mod pns_tests;
 pub mod position;
 pub mod quiet;
+pub mod repair;
 pub mod report;
 pub mod shapes;
+mod shared;
 pub mod strategy;
 pub mod symmetry;
+mod task;
 pub mod threat;
 pub mod validate;
+#[cfg(test)]
+mod validate_tests;
+mod walk;
 
 pub use board::{Board, BoardError, Color, Rules};
 pub use threat::{prove_win, prove_win_with, Proof, SearchConfig};

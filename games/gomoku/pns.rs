@@ -562,11 +562,6 @@ impl<'a> ProvenNode<'a> {
             ),
         }
     }
-
-    /// Stones on the node's board.
-    pub(crate) fn stones(&self) -> u32 {
-        self.res.tree[self.id].board.stones()
-    }
 }
 
 /// Runs a proof search from `board`: `attacker_to_move` says who moves first.

@@ -3,7 +3,7 @@
 //! an argument for every defender reply); it only decides what the search can find.
 
 use super::board::{Board, Color, Rules};
-use super::lines::{four_makers, low_mask, win_cells};
+use super::lines::{four_makers, low_mask, three_makers, win_cells};
 
 /// Weight of a `k`-window holding `n` stones of one colour and none of the other: a window
 /// one stone short of a row is worth far more than several emptier ones.
@@ -61,6 +61,14 @@ pub fn winning_cells(board: &Board, c: Color, rules: Rules) -> Vec<usize> {
 pub fn four_cells(board: &Board, c: Color, rules: Rules) -> Vec<usize> {
     cells_where(board, c, |own, opp, len| {
         four_makers(own, opp, len, board.k(), rules)
+    })
+}
+
+/// Empty cells of `k`-windows holding `k - 3` stones of `c` and nothing else: where a stone
+/// of `c` can make a new four-maker.
+pub fn three_cells(board: &Board, c: Color, rules: Rules) -> Vec<usize> {
+    cells_where(board, c, |own, opp, len| {
+        three_makers(own, opp, len, board.k(), rules)
     })
 }
 

@@ -1404,7 +1404,7 @@ mod tests {
                         .enumerate()
                         .flat_map(|(i, &c1)| outside[i + 1..].iter().map(move |&c2| (c1, c2)));
                     let apart: Vec<(usize, usize)> = pairs
-                        .filter(|&(c1, c2)| !crate::gomoku::validate::share_window(&b, c1, c2))
+                        .filter(|&(c1, c2)| !crate::gomoku::shared::share_window(&b, c1, c2))
                         .take(12)
                         .collect();
                     for (c1, c2) in apart {
