@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::pns::{prove, ProveConfig};
+use super::quiet::{four_cells, has_double_move, winning_cells};
 use super::threat::{prove_win_with, SearchConfig};
 
 struct Rng(u64);
@@ -63,7 +64,14 @@ fn small_cfg(rules: Rules, max_moves: u32) -> ProveConfig {
 
 /// Counts over random positions: (proof-search proofs, minimax wins, threat-search proofs,
 /// proofs that needed a quiet move).
-fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u32, u32, u32, u32) {
+fn cross_check(
+    w: usize,
+    h: usize,
+    k: usize,
+    positions: usize,
+    seed: u64,
+    extra: usize,
+) -> (u32, u32, u32, u32) {
     let mut rng = Rng(seed);
     let (mut proofs, mut wins, mut threat, mut quiet) = (0, 0, 0, 0);
     for i in 0..positions {
@@ -73,13 +81,13 @@ fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u3
             Rules::Freestyle
         };
         // An even count: black to move; odd: white to move.
-        let stones = 1 + rng.below(w * h / 2);
+        let stones = 1 + rng.below(w * h / 3);
         let Some(mut b) = random_position(&mut rng, w, h, k, stones, rules) else {
             continue;
         };
         let black_to_move = stones % 2 == 0;
         let blacks = b.count(Color::Black);
-        let max_moves = blacks + 1 + rng.below(3) as u32;
+        let max_moves = blacks + 1 + rng.below(extra) as u32;
         let budget = max_moves - blacks;
         let mut ex = Exhaustive::new(Color::Black, rules);
         let truth = if black_to_move {
@@ -125,12 +133,13 @@ fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u3
             }
         }
     }
+    eprintln!("{w}x{h} k={k}: {proofs} proofs, {wins} wins, {threat} by threats, {quiet} quiet");
     (proofs, wins, threat, quiet)
 }
 
 #[test]
 fn agrees_with_minimax_on_4x4_k3() {
-    let (proofs, wins, _, _) = cross_check(4, 4, 3, 1500, 0x1357_9BDF);
+    let (proofs, wins, _, _) = cross_check(4, 4, 3, 1500, 0x1357_9BDF, 3);
     assert!(proofs > 0 && wins > 0);
     // With every cell a candidate on so small a board, the search finds most wins.
     assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
@@ -138,13 +147,151 @@ fn agrees_with_minimax_on_4x4_k3() {
 
 #[test]
 fn agrees_with_minimax_on_5x5_k4() {
-    let (proofs, wins, _, quiet) = cross_check(5, 5, 4, 800, 0x2468_ACE0);
+    let (proofs, wins, _, _) = cross_check(5, 5, 4, 800, 0x2468_ACE0, 4);
     assert!(proofs > 0 && wins > 0);
-    assert!(quiet > 0, "no proof needed a quiet move");
+    assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
+}
+
+/// Random `w` x `h`, k positions, black to move, where white threatens an open four next
+/// move (it has a double move) and black has no four: black must block quietly (or lose
+/// the tempo). Returns (minimax wins within `d`, threat-search proofs, proof-search proofs);
+/// every proof is checked against minimax.
+fn blocks(w: usize, h: usize, k: usize, d: u32, positions: usize, seed: u64) -> (u32, u32, u32) {
+    let rules = Rules::Standard;
+    let mut rng = Rng(seed);
+    let (mut wins, mut threat, mut proofs) = (0, 0, 0);
+    let mut tried = 0;
+    while tried < positions {
+        let stones = 2 * (2 + rng.below(w * h / 6));
+        let Some(mut b) = random_position(&mut rng, w, h, k, stones, rules) else {
+            continue;
+        };
+        if !has_double_move(&mut b, Color::White, rules)
+            || !four_cells(&b, Color::Black, rules).is_empty()
+            || !winning_cells(&b, Color::White, rules).is_empty()
+        {
+            continue;
+        }
+        tried += 1;
+        let mut ex = Exhaustive::new(Color::Black, rules);
+        if !ex.wins(&mut b, d) {
+            continue;
+        }
+        wins += 1;
+        threat += prove_win_with(&b, Color::Black, rules, d, SearchConfig::default()).proven as u32;
+        let limit = b.count(Color::Black) + d;
+        let r = prove(&b, Color::Black, true, small_cfg(rules, limit));
+        if r.proven {
+            proofs += 1;
+            let m = (r.by_stone - b.stones()).div_ceil(2);
+            assert!(m <= d && ex.wins(&mut b, m), "unsound:{b:?}");
+        }
+    }
+    (wins, threat, proofs)
 }
 
 #[test]
-fn proves_quiet_first_moves_the_threat_search_cannot() {
-    let (_, _, threat, quiet) = cross_check(6, 5, 4, 500, 0xFEED_F00D);
-    assert!(quiet > 0, "no quiet-move proof ({threat} by threats alone)");
+fn agrees_with_minimax_where_black_must_block_an_open_three() {
+    let (wins, threat, proofs) = blocks(6, 6, 4, 4, 60, 0xB10C_0001);
+    eprintln!("6x6 k=4 blocks: {wins} wins, {threat} by threats, {proofs} by the proof search");
+    assert!(wins > 0, "no winning position sampled");
+    assert_eq!(proofs, wins, "every sampled win is proven");
+}
+
+/// Every opening of `w` x `h`, k with `pairs` black and white stones each, black to move:
+/// (black wins by minimax within `max` moves, the threat search alone proves it, the proof
+/// search proves it). Every proof is checked against minimax.
+fn openings(w: usize, h: usize, k: usize, max: u32) -> (u32, u32, u32) {
+    let rules = Rules::Standard;
+    let (mut wins, mut threat, mut proofs) = (0, 0, 0);
+    let cells = w * h;
+    for b0 in 0..cells {
+        for w0 in 0..cells {
+            if w0 == b0 {
+                continue;
+            }
+            let mut b = Board::new(w, h, k).expect("size");
+            b.place(b0, Color::Black);
+            b.place(w0, Color::White);
+            let mut ex = Exhaustive::new(Color::Black, rules);
+            let Some(d) = (1..=max).find(|&d| ex.wins(&mut b, d)) else {
+                continue;
+            };
+            wins += 1;
+            let limit = 1 + d;
+            threat +=
+                prove_win_with(&b, Color::Black, rules, d, SearchConfig::default()).proven as u32;
+            let r = prove(&b, Color::Black, true, small_cfg(rules, limit));
+            if r.proven {
+                proofs += 1;
+                let m = (r.by_stone - b.stones()).div_ceil(2);
+                assert!(m <= d && ex.wins(&mut b, m), "unsound:{b:?}");
+            }
+        }
+    }
+    (wins, threat, proofs)
+}
+
+#[test]
+fn agrees_with_minimax_on_every_4x4_k3_opening() {
+    let (wins, threat, proofs) = openings(4, 4, 3, 4);
+    assert!(wins > 100, "{wins}");
+    assert_eq!(proofs, wins, "{threat} by threats alone");
+}
+
+/// A 15x15 position from a move list.
+fn gomoku(moves: &str) -> Board {
+    let mut b = Board::gomoku();
+    for (i, name) in moves.split_whitespace().enumerate() {
+        let c = b.parse_cell(name).expect("cell");
+        b.place(
+            c,
+            if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        );
+    }
+    b
+}
+
+/// Hand-built 15x15 positions: two black stones a knight's move apart (and one diagonal),
+/// white's stones in far corners. No four or three wins at once, so the threat search
+/// finds nothing; a quiet move that builds twos in several lines does.
+#[test]
+fn quiet_first_moves_win_on_15x15() {
+    for moves in ["h8 a1 i9 o15", "h8 a1 j8 o15"] {
+        let b = gomoku(moves);
+        let t = prove_win_with(
+            &b,
+            Color::Black,
+            Rules::Standard,
+            16,
+            SearchConfig::default(),
+        );
+        assert!(!t.proven, "{moves}: the threat search alone proves it");
+        let cfg = ProveConfig::new(Rules::Standard, 18);
+        let r = prove(&b, Color::Black, true, cfg);
+        assert!(r.proven, "{moves}: {}", r.stopped);
+        assert!(
+            r.by_stone <= 35 && r.by_stone > b.stones(),
+            "{moves}: {}",
+            r.by_stone
+        );
+        let (mv, _) = r
+            .root_tries
+            .iter()
+            .find(|t| t.1 == "proven")
+            .copied()
+            .expect("a proven move");
+        let mut after = b.clone();
+        after.place(mv as usize, Color::Black);
+        assert!(
+            winning_cells(&after, Color::Black, Rules::Standard).is_empty()
+                && !has_double_move(&mut after, Color::Black, Rules::Standard),
+            "{moves}: {} is a threat, not a quiet move",
+            b.cell_name(mv as usize)
+        );
+    }
 }
