@@ -148,7 +148,7 @@ fn referee_proof_search(w: u32, h: u32, k: u32) -> (u64, u64) {
 
 #[test]
 fn proof_search_never_contradicts_the_tables() {
-    for (w, h, k) in [(3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 4)] {
+    for (w, h, k) in [(3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 3)] {
         let (positions, proofs) = referee_proof_search(w, h, k);
         eprintln!("{w}x{h} k={k}: {positions} positions, {proofs} proof-search proofs checked");
         assert!(positions > 700, "{w}x{h} k={k}: {positions} positions");

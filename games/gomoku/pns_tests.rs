@@ -147,7 +147,7 @@ fn agrees_with_minimax_on_4x4_k3() {
 
 #[test]
 fn agrees_with_minimax_on_5x5_k4() {
-    let (proofs, wins, _, _) = cross_check(5, 5, 4, 800, 0x2468_ACE0, 4);
+    let (proofs, wins, _, _) = cross_check(5, 5, 4, 400, 0x2468_ACE0, 4);
     assert!(proofs > 0 && wins > 0);
     assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
 }
