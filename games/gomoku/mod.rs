@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod brute;
+pub mod cellset;
 pub mod cli;
 pub mod cli_prove;
 pub mod graft;
@@ -11,6 +12,7 @@ pub mod lines;
 pub mod pns;
 #[cfg(test)]
 mod pns_tests;
+mod pos;
 pub mod position;
 pub mod quiet;
 pub mod repair;
@@ -21,10 +23,14 @@ pub mod strategy;
 pub mod symmetry;
 mod task;
 pub mod threat;
+#[cfg(test)]
+mod threat_tests;
+mod tt;
 pub mod validate;
 #[cfg(test)]
 mod validate_tests;
 mod walk;
+mod zone;
 
 pub use board::{Board, BoardError, Color, Rules};
 pub use threat::{prove_win, prove_win_with, Proof, SearchConfig};
