@@ -184,7 +184,7 @@ impl ProofSearch {
                 break;
             }
             let leaf = self.most_proving(root);
-            self.expand(leaf);
+            self.expand(leaf, t0 + self.cfg.time_limit);
             self.update(leaf);
         }
         if std::env::var_os("RETRO_GOMOKU_TRACE").is_some() {
@@ -388,7 +388,9 @@ impl ProofSearch {
         }
     }
 
-    fn expand(&mut self, id: u32) {
+    /// Expands a node. Past `deadline` it stops adding children: fewer black candidates only
+    /// lose proofs, and a white node with a reply left out is never proven (`set_numbers`).
+    fn expand(&mut self, id: u32, deadline: Instant) {
         let i = id as usize;
         self.nodes[i].expanded = true;
         let mut board = self.nodes[i].board.clone();
@@ -406,7 +408,7 @@ impl ProofSearch {
                 let c = self.new_and(board.clone(), m as u16, id);
                 board.remove(m, att);
                 self.nodes[i].children.push(c);
-                if self.nodes[c as usize].pn == 0 {
+                if self.nodes[c as usize].pn == 0 || Instant::now() >= deadline {
                     break;
                 }
             }
@@ -417,7 +419,7 @@ impl ProofSearch {
                 let c = self.new_or(board.clone(), w, id);
                 board.remove(w as usize, def);
                 self.nodes[i].children.push(c);
-                if self.nodes[c as usize].dn == 0 {
+                if self.nodes[c as usize].dn == 0 || Instant::now() >= deadline {
                     break;
                 }
             }
@@ -448,12 +450,12 @@ impl ProofSearch {
                 pn = (pn + ch.pn).min(INF);
                 dn = dn.min(ch.dn);
             }
-            // An AND node with no children has no reply left unproven.
-            if n.children.is_empty() {
+            // Expanded with no reply to search: the pass proof's zone covers every reply.
+            if n.children.is_empty() && n.replies.is_empty() {
                 pn = 0;
             }
             // Every reply must be a child: one missing (the expansion stopped at a refuted
-            // reply) leaves the node refuted, never proven.
+            // reply, or at the deadline) leaves the node unproven.
             if n.children.len() < n.replies.len() && dn != 0 {
                 pn = pn.max(1);
             }
