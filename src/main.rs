@@ -48,7 +48,8 @@ enum Command {
 #[derive(Subcommand)]
 enum GomokuCommand {
     /// Validate a winning strategy graph for black: every white reply must continue in the
-    /// graph or be proven lost for white by a sound threat-sequence search.
+    /// graph or be proven lost for white by the sound threat-sequence search, or else by the
+    /// sound proof search (quiet moves), whose finds `--repair` adds to the graph.
     Validate(retro::gomoku::cli::ValidateArgs),
     /// Prove black wins a position (moves "h8 h9 g9" or a board) with the proof search:
     /// threat sequences plus quiet moves, every white reply answered.

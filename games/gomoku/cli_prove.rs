@@ -20,8 +20,8 @@ use super::threat::{prove_win_defender_to_move, SearchConfig};
 #[derive(Debug, Clone, clap::Args)]
 pub struct LimitArgs {
     /// Black's five must come on or before this stone (stones counted from the first move;
-    /// black's move m is stone 2m - 1). Default: the strategy file's limit, else 35 (the
-    /// seed's claim: black's 18th move).
+    /// black's move m is stone 2m - 1). Default: the strategy file's limit (validate), else
+    /// 35 (the seed's claim: black's 18th move).
     #[arg(long, conflicts_with = "max_black_moves")]
     pub max_stones: Option<u32>,
     /// The same limit in black moves (black's five on or before black's move N).
@@ -46,7 +46,7 @@ pub struct ProofArgs {
     /// Proof-tree nodes before giving up.
     #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).node_limit)]
     pub tree_nodes: usize,
-    /// Seconds before giving up.
+    /// Seconds before giving up, per position.
     #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
     pub time_limit: f64,
     /// Quiet black moves tried per black node (blocks of white threes come on top).
