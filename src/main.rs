@@ -54,8 +54,12 @@ enum Command {
 #[derive(Subcommand)]
 enum GomokuCommand {
     /// Validate a winning strategy graph for black: every white reply must continue in the
-    /// graph or be proven lost for white by a sound threat-sequence search.
+    /// graph or be proven lost for white by the sound threat-sequence search, or else by the
+    /// sound proof search (quiet moves), whose finds `--repair` adds to the graph.
     Validate(cli::gomoku::ValidateArgs),
+    /// Prove black wins a position (moves "h8 h9 g9" or a board) with the proof search:
+    /// threat sequences plus quiet moves, every white reply answered.
+    Prove(cli::gomoku_prove::ProveArgs),
 }
 
 #[derive(Args)]
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
         Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
+        Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_prove::run_prove(&a),
         #[cfg(feature = "server")]
         Command::Serve(a) => retro::serve::run(&a.options())
             .map(|()| true)

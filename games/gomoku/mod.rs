@@ -3,13 +3,32 @@
 
 pub mod board;
 pub mod brute;
+pub mod cellset;
+pub mod graft;
+pub mod limit;
 pub mod lines;
+pub mod pns;
+#[cfg(test)]
+mod pns_tests;
+mod pos;
+pub mod position;
+pub mod quiet;
+pub mod repair;
 pub mod report;
 pub mod shapes;
+mod shared;
 pub mod strategy;
 pub mod symmetry;
+mod task;
 pub mod threat;
+#[cfg(test)]
+mod threat_tests;
+mod tt;
 pub mod validate;
+#[cfg(test)]
+mod validate_tests;
+mod walk;
+mod zone;
 
 pub use board::{Board, BoardError, Color, Rules};
 pub use threat::{prove_win, prove_win_with, Proof, SearchConfig};

@@ -5,6 +5,8 @@ use std::fmt;
 use std::time::Duration;
 
 use super::board::{Board, Rules};
+use super::limit::MoveLimit;
+use super::repair::{Repair, Unclosed};
 use super::shapes::board_shapes;
 
 /// Why a node fails.
@@ -111,6 +113,10 @@ pub struct Report {
     pub longest_line: Vec<u16>,
     /// Failures, first one first.
     pub failures: Vec<Failure>,
+    /// Holes of the threat search that the proof search closed.
+    pub repairs: Vec<Repair>,
+    /// Holes the proof search tried and could not close.
+    pub unclosed: Vec<Unclosed>,
     /// Wall time.
     pub elapsed: Duration,
     /// Board used for names.
@@ -168,12 +174,13 @@ impl fmt::Display for Report {
         let verdict = if self.valid() { "VALID" } else { "INVALID" };
         writeln!(f, "gomoku strategy: {verdict}")?;
         if let Some(r) = self.rules {
-            writeln!(
-                f,
-                "  rules                          {r}, at most {} black moves",
-                self.max_moves
-            )?;
+            writeln!(f, "  rules                          {r}")?;
         }
+        writeln!(
+            f,
+            "  limit checked                  {}",
+            MoveLimit::from_black_moves(self.max_moves)
+        )?;
         writeln!(f, "  positions visited              {}", self.positions)?;
         writeln!(f, "  black moves in the graph       {}", self.black_moves)?;
         writeln!(
@@ -216,6 +223,29 @@ impl fmt::Display for Report {
             )?;
         }
         writeln!(f, "  time                           {:.2?}", self.elapsed)?;
+        if let Some(b) = &self.board {
+            writeln!(
+                f,
+                "  closed by the proof search     {} white replies",
+                self.repairs.len()
+            )?;
+            for r in &self.repairs {
+                let mv = r
+                    .black_move
+                    .map_or("a threat sequence".to_string(), |m| b.cell_name(m as usize));
+                writeln!(
+                    f,
+                    "    {}: black {mv}, wins by stone {} ({} tree nodes, {:.2?})",
+                    format_line(b, &r.path),
+                    r.by_stone,
+                    r.tree_nodes,
+                    r.elapsed
+                )?;
+            }
+            for u in &self.unclosed {
+                writeln!(f, "  not closed: {}: {}", format_line(b, &u.path), u.tried)?;
+            }
+        }
         if let Some(first) = self.failures.first() {
             writeln!(
                 f,

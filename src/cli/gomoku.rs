@@ -1,15 +1,18 @@
 //! `retro gomoku validate`: arguments and the command body (the binary's side; the rules,
 //! search and validator are in the library's `gomoku` module).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 
 use retro::gomoku::board::Rules;
+use retro::gomoku::repair::completed;
 use retro::gomoku::strategy::Strategy;
 use retro::gomoku::threat::SearchConfig;
-use retro::gomoku::validate::{validate, Options};
+use retro::gomoku::validate::{validate_with, Options};
+use retro::progress::{Bar, Progress, Silent};
+
+use super::gomoku_prove::{LimitArgs, ProofArgs};
 
 /// Arguments of `retro gomoku validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -20,10 +23,8 @@ pub struct ValidateArgs {
     /// file's, else standard.
     #[arg(long, value_enum)]
     pub rules: Option<Rules>,
-    /// Black's winning row must come on or before this black move. Default: the file's,
-    /// else 35.
-    #[arg(long)]
-    pub max_moves: Option<u32>,
+    #[command(flatten)]
+    pub limit: LimitArgs,
     /// Largest number of black moves the continuous-threat (VCT) search tries.
     #[arg(long, default_value_t = SearchConfig::default().vct_depth)]
     pub vct_depth: u32,
@@ -33,6 +34,15 @@ pub struct ValidateArgs {
     /// Do not use threats of a VCF (only fours and threes).
     #[arg(long)]
     pub no_extended: bool,
+    /// Leave holes of the threat search as holes (no proof search).
+    #[arg(long)]
+    pub no_proof_search: bool,
+    #[command(flatten)]
+    pub proof: ProofArgs,
+    /// Write the completed strategy (the graph plus every sub-strategy the proof search
+    /// found) to this file, in the project format.
+    #[arg(long, value_name = "OUT.json")]
+    pub repair: Option<PathBuf>,
     /// Number of threads (default: all cores).
     #[arg(long, value_parser = super::threads)]
     pub threads: Option<usize>,
@@ -45,26 +55,35 @@ pub struct ValidateArgs {
 }
 
 /// Runs the validation and prints the report. `Ok(true)`: valid; `Ok(false)`: the graph
-/// has a hole (details printed); `Err`: the file could not be read or parsed.
+/// has a hole (details printed); `Err`: the file could not be read or parsed, or the
+/// repaired strategy could not be written.
 pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read strategy file {}", args.file.display()))?;
     let strategy = Strategy::from_json(&text)
         .with_context(|| format!("cannot parse strategy file {}", args.file.display()))?;
-    let opts = Options {
-        rules: args.rules.or(strategy.rules).unwrap_or(Rules::Standard),
-        max_moves: args.max_moves.or(strategy.max_moves).unwrap_or(35),
-        search: SearchConfig {
-            vct: true,
-            node_limit: args.node_limit,
-            vct_depth: args.vct_depth,
-            start_depth: 1,
-            jump_depth: 0,
-            extended: !args.no_extended,
-        },
-        progress: !args.quiet,
+    let rules = args.rules.or(strategy.rules).unwrap_or(Rules::Standard);
+    let limit = args.limit.limit(strategy.max_moves);
+    let search = SearchConfig {
+        vct: true,
+        node_limit: args.node_limit,
+        vct_depth: args.vct_depth,
+        start_depth: 1,
+        jump_depth: 0,
+        extended: !args.no_extended,
     };
-    let run = || validate(&strategy, &opts);
+    let opts = Options {
+        rules,
+        max_moves: limit.black_moves,
+        search,
+        // The proof search's threat searches never use more nodes than the validator's:
+        // the validator then finds each of its proofs again when it checks the repairs.
+        proof: (!args.no_proof_search).then(|| args.proof.config(rules, limit, search)),
+    };
+    outln!("checking: {limit}, {rules} rules")?;
+    let bar = Bar::new();
+    let progress: &dyn Progress = if args.quiet { &Silent } else { &bar };
+    let run = || validate_with(&strategy, &opts, progress);
     let report = match args.threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -73,13 +92,23 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
             .install(run),
         None => run(),
     };
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{report}")?;
+    bar.finish();
+    outln!("{report}")?;
     if args.all_failures {
         for (i, f) in report.failures.iter().enumerate().skip(1) {
-            writeln!(out, "failure {}:\n{f}", i + 1)?;
+            outln!("failure {}:\n{f}", i + 1)?;
         }
     }
-    out.flush()?;
+    if let Some(out) = &args.repair {
+        let s = completed(&strategy, &report.repairs, limit.black_moves)?;
+        let text = serde_json::to_string_pretty(&s.to_project_json())?;
+        std::fs::write(out, text + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        outln!(
+            "completed strategy ({} sub-strategies added) written to {}",
+            report.repairs.len(),
+            out.display()
+        )?;
+    }
     Ok(report.valid())
 }

@@ -6,6 +6,7 @@
 pub mod output;
 pub mod batch;
 pub mod gomoku;
+pub mod gomoku_prove;
 #[cfg(feature = "server")]
 pub mod serve;
 

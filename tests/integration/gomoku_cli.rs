@@ -11,6 +11,7 @@ fn data(name: &str) -> &'static str {
         "four_then_fork_illegal.json" => include_str!("../data/gomoku/four_then_fork_illegal.json"),
         "overline.json" => include_str!("../data/gomoku/overline.json"),
         "k3_4x4.json" => include_str!("../data/gomoku/k3_4x4.json"),
+        "quiet_hole.json" => include_str!("../data/gomoku/quiet_hole.json"),
         _ => panic!("unknown test file {name}"),
     }
 }
@@ -104,4 +105,126 @@ fn unreadable_files_exit_2() {
     std::fs::write(&bad, "not json").expect("write");
     let (out, _) = validate_path(&bad, dir.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Runs `retro gomoku prove` in `cwd`.
+fn prove(cwd: &Path, args: &[&str]) -> (Output, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .current_dir(cwd)
+        .args(["gomoku", "prove"])
+        .args(args)
+        .output()
+        .expect("run retro");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, text)
+}
+
+#[test]
+fn prove_finds_a_quiet_win_and_its_strategy_validates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (out, text) = prove(dir.path(), &["h8 a1 i9 o15", "--out", "s.json"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("black wins by stone"), "{text}");
+    assert!(text.contains("limit: black's five by stone 35"), "{text}");
+    let (out, text) = validate_path(
+        &dir.path().join("s.json"),
+        dir.path(),
+        &["--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // White to move: the strategy starts with black's last stone.
+    let (out, text) = prove(dir.path(), &["h8 a1 i9 o15 j8", "--out", "w.json"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let (out, text) = validate_path(
+        &dir.path().join("w.json"),
+        dir.path(),
+        &["--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
+
+#[test]
+fn prove_says_not_proven_with_what_it_tried() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Black's 2nd move by stone 3 cannot make five.
+    let (out, text) = prove(dir.path(), &["h8 h9", "--max-stones", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("not proven within limits"), "{text}");
+    assert!(
+        text.contains("limit: black's five by stone 3 (black's move 2)"),
+        "{text}"
+    );
+    let (out, text) = prove(
+        dir.path(),
+        &["h8 h9", "--time-limit", "1", "--tree-nodes", "50"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("root moves tried"), "{text}");
+}
+
+#[test]
+fn prove_rejects_bad_positions_with_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (pos, needle) in [
+        ("h8 h8", "twice"),
+        ("h8 z99", "bad cell"),
+        ("", "empty position"),
+        ("a1 a2 b1 b2 c1 c2 d1 d2 e1", "game is over"),
+        ("xx.../...../...../...../.....", "black must have"),
+        ("x../.../...", "unsupported board"),
+    ] {
+        let (out, text) = prove(dir.path(), &[pos]);
+        assert_eq!(out.status.code(), Some(2), "{pos}: {text}");
+        assert!(text.contains(needle), "{pos}: {text}");
+    }
+}
+
+#[test]
+fn repair_closes_a_quiet_hole_and_the_completed_file_validates() {
+    // The threat search alone leaves the leaf after e3 f3 open.
+    let (out, text) = validate("quiet_hole.json", &["--no-proof-search"]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("quiet_hole.json");
+    std::fs::write(&file, data("quiet_hole.json")).expect("write");
+    let (out, text) = validate_path(&file, dir.path(), &["--repair", "done.json"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("closed by the proof search     1 white replies"),
+        "{text}"
+    );
+    assert!(text.contains("1. e3 f3: black "), "{text}");
+    // The completed file holds the sub-strategy: valid without any proof search.
+    let (out, text) = validate_path(
+        &dir.path().join("done.json"),
+        dir.path(),
+        &["--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("listed white replies"), "{text}");
+}
+
+#[test]
+fn limit_is_given_in_stones_or_black_moves() {
+    // The fork needs black's 11th move, stone 21.
+    let (out, text) = validate("four_then_fork.json", &["--max-stones", "21"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("black's five by stone 21 (black's move 11)"),
+        "{text}"
+    );
+    let (out, text) = validate(
+        "four_then_fork.json",
+        &["--max-stones", "19", "--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (out, text) = validate(
+        "four_then_fork.json",
+        &["--max-stones", "19", "--max-black-moves", "10"],
+    );
+    assert_eq!(out.status.code(), Some(2), "conflicting limits: {text}");
 }

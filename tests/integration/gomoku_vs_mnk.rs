@@ -6,6 +6,7 @@
 
 use retro::game::{Game, SolveOptions, Value};
 use retro::generate::write_solution;
+use retro::gomoku::pns::{prove as proof_search, ProveConfig};
 use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use retro::gomoku::threat::prove_win_defender_to_move;
 use retro::gomoku::validate::{validate, Options};
@@ -105,6 +106,64 @@ fn threat_search_never_contradicts_the_tables() {
     }
 }
 
+/// Runs the proof search (black = X attacking) on every position of the `w` x `h`, k table;
+/// returns (positions, proofs checked).
+fn referee_proof_search(w: u32, h: u32, k: u32) -> (u64, u64) {
+    let game = Mnk::new(w, h, k).unwrap();
+    let sol = game.solve(&SolveOptions { progress: &Silent }).unwrap();
+    let (mut positions, mut proofs) = (0u64, 0u64);
+    game.for_each_solved(&sol, |b, value| {
+        positions += 1;
+        let mut board = Board::new(w as usize, h as usize, k as usize).unwrap();
+        for cell in 0..w * h {
+            if b.x >> cell & 1 == 1 {
+                board.place(cell as usize, Color::Black);
+            } else if b.o >> cell & 1 == 1 {
+                board.place(cell as usize, Color::White);
+            }
+        }
+        if board.has_five(Color::Black, Rules::Freestyle)
+            || board.has_five(Color::White, Rules::Freestyle)
+        {
+            return;
+        }
+        // No artificial limit: more X moves than the board holds.
+        let cfg = ProveConfig {
+            width: 16,
+            node_limit: 300,
+            ..ProveConfig::new(Rules::Freestyle, board.count(Color::Black) + w * h)
+        };
+        let x_to_move = b.x_to_move();
+        let r = proof_search(&board, Color::Black, x_to_move, cfg);
+        if r.proven {
+            proofs += 1;
+            // Plies from here to X's winning stone, in the worst case.
+            let plies = (r.by_stone - board.stones()) as u16;
+            let ok = if x_to_move {
+                matches!(value, Value::Win(d) if d <= plies)
+            } else {
+                matches!(value, Value::Loss(d) if d <= plies)
+            };
+            assert!(
+                ok,
+                "{w}x{h} k={k}: the proof search claims X's row within {plies} plies, the table says {value:?}: {}",
+                retro::game::GameText::position_text(&game, b)
+            );
+        }
+    });
+    (positions, proofs)
+}
+
+#[test]
+fn proof_search_never_contradicts_the_tables() {
+    for (w, h, k) in [(3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 3)] {
+        let (positions, proofs) = referee_proof_search(w, h, k);
+        eprintln!("{w}x{h} k={k}: {positions} positions, {proofs} proof-search proofs checked");
+        assert!(positions > 700, "{w}x{h} k={k}: {positions} positions");
+        assert!(proofs > 0, "{w}x{h} k={k}: nothing proven, nothing checked");
+    }
+}
+
 /// A complete strategy for X (gomoku's black) read off the table: at each X turn the table's
 /// best move, after it every O reply listed, until X's row.
 fn export(game: &Mnk, table: &Table, b: retro::mnk::Board) -> BlackNode {
@@ -163,13 +222,15 @@ fn exported(w: u32, h: u32, k: u32) -> (Strategy, u32, Mnk, tempfile::TempDir) {
     (strategy, plies.div_ceil(2) as u32, game, dir)
 }
 
+/// The validator with its proof search (small limits: these boards are tiny), so the
+/// checks below also hold the proof search to the tables' exact distances.
 fn options(max_moves: u32) -> Options {
-    Options {
-        rules: Rules::Freestyle,
-        max_moves,
-        search: SearchConfig::default(),
-        progress: false,
+    let mut o = Options::new(Rules::Freestyle, max_moves);
+    if let Some(p) = o.proof.as_mut() {
+        p.node_limit = 2_000;
+        p.time_limit = std::time::Duration::from_secs(5);
     }
+    o
 }
 
 #[test]

@@ -1,0 +1,290 @@
+//! `retro gomoku prove POSITION`: the proof search on one position, its verdict, and the
+//! strategy it found in the project's format.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use retro::gomoku::board::{Board, Color, Rules};
+use retro::gomoku::graft::{after_black, after_white};
+use retro::gomoku::limit::MoveLimit;
+use retro::gomoku::pns::{prove, ProofResult, ProveConfig};
+use retro::gomoku::position::Position;
+use retro::gomoku::quiet::{four_cells, has_double_move, three_cells};
+use retro::gomoku::report::format_line;
+use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
+use retro::gomoku::threat::{prove_win_defender_to_move, SearchConfig};
+
+/// The move-limit options shared by `prove` and `validate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// Black's five must come on or before this stone (stones counted from the first move;
+    /// black's move m is stone 2m - 1). Default: the strategy file's limit (validate), else
+    /// 35 (the seed's claim: black's 18th move).
+    #[arg(long, conflicts_with = "max_black_moves")]
+    pub max_stones: Option<u32>,
+    /// The same limit in black moves (black's five on or before black's move N).
+    #[arg(long, alias = "max-moves")]
+    pub max_black_moves: Option<u32>,
+}
+
+impl LimitArgs {
+    /// The limit: these options, else `file` (in black moves), else the seed's 35 stones.
+    pub fn limit(&self, file: Option<u32>) -> MoveLimit {
+        match (self.max_stones, self.max_black_moves, file) {
+            (Some(s), _, _) => MoveLimit::from_stones(s),
+            (None, Some(m), _) | (None, None, Some(m)) => MoveLimit::from_black_moves(m),
+            (None, None, None) => MoveLimit::default(),
+        }
+    }
+}
+
+/// Options of the proof search.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProofArgs {
+    /// Proof-tree nodes before giving up.
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).node_limit)]
+    pub tree_nodes: usize,
+    /// Seconds before giving up, per position.
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
+    pub time_limit: f64,
+    /// Quiet black moves tried per black node (blocks of white threes come on top).
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).width)]
+    pub width: usize,
+    /// Nodes of each threat search inside the proof search.
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).threat.node_limit)]
+    pub leaf_nodes: u64,
+}
+
+impl ProofArgs {
+    /// The proof-search options for `rules` and `limit`, with `threat` for its leaves.
+    pub fn config(&self, rules: Rules, limit: MoveLimit, threat: SearchConfig) -> ProveConfig {
+        ProveConfig {
+            threat: SearchConfig {
+                node_limit: self.leaf_nodes.min(threat.node_limit),
+                ..threat
+            },
+            width: self.width,
+            node_limit: self.tree_nodes,
+            time_limit: Duration::from_secs_f64(self.time_limit.clamp(0.0, 1e9)),
+            ..ProveConfig::new(rules, limit.black_moves)
+        }
+    }
+}
+
+/// Arguments of `retro gomoku prove`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProveArgs {
+    /// The position: moves black first ("h8 h9 g9"), or a board of rows top first separated
+    /// by '/' (x black, o white, . empty).
+    pub position: String,
+    /// Rules: standard (exactly five wins) or freestyle (five or more).
+    #[arg(long, value_enum, default_value_t = Rules::Standard)]
+    pub rules: Rules,
+    /// Stones in a row needed to win.
+    #[arg(long, default_value_t = 5)]
+    pub k: usize,
+    #[command(flatten)]
+    pub limit: LimitArgs,
+    #[command(flatten)]
+    pub proof: ProofArgs,
+    /// Write the strategy found (project format) to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Counts of a strategy tree: (black moves, listed white replies, integer leaves).
+fn counts(n: &BlackNode) -> (u64, u64, u64) {
+    let mut t = (1, 0, 0);
+    match &n.after {
+        AfterBlack::Leaf(_) => t.2 += 1,
+        AfterBlack::White(w) => {
+            for (_, sub) in &w.replies {
+                t.1 += 1;
+                match sub {
+                    AfterWhite::Leaf(_) => t.2 += 1,
+                    AfterWhite::Black(b) => {
+                        let c = counts(b);
+                        t = (t.0 + c.0, t.1 + c.1, t.2 + c.2);
+                    }
+                }
+            }
+        }
+    }
+    t
+}
+
+/// When the threat search alone proves the root (black to move), the strategy still needs
+/// black's first move: the first of the threat search's own move kinds (fours, threes,
+/// other cells of windows with `k - 3` black stones) after which black wins against every
+/// reply within the rest of the budget.
+fn first_threat_move(board: &Board, cfg: &ProveConfig) -> Option<(u16, u32)> {
+    let mut b = board.clone();
+    let budget = cfg.max_moves.saturating_sub(b.count(Color::Black));
+    let fours = four_cells(&b, Color::Black, cfg.rules);
+    let mut threes = Vec::new();
+    let mut others = Vec::new();
+    for c in three_cells(&b, Color::Black, cfg.rules) {
+        if fours.contains(&c) {
+            continue;
+        }
+        b.place(c, Color::Black);
+        let three = has_double_move(&mut b, Color::Black, cfg.rules);
+        b.remove(c, Color::Black);
+        if three {
+            threes.push(c);
+        } else {
+            others.push(c);
+        }
+    }
+    for c in fours.into_iter().chain(threes).chain(others) {
+        b.place(c, Color::Black);
+        let five = b.five_through(c, Color::Black, cfg.rules);
+        let p = if five {
+            None
+        } else {
+            let p = prove_win_defender_to_move(
+                &b,
+                Color::Black,
+                cfg.rules,
+                budget.saturating_sub(1),
+                cfg.threat,
+            );
+            p.proven.then_some(p.attacker_moves)
+        };
+        b.remove(c, Color::Black);
+        if five {
+            return Some((c as u16, 0));
+        }
+        if let Some(m) = p {
+            return Some((c as u16, m));
+        }
+    }
+    None
+}
+
+/// The strategy (project format) for the proven position.
+fn strategy_of(
+    pos: &Position,
+    res: &ProofResult,
+    rules: Rules,
+    limit: MoveLimit,
+    cfg: &ProveConfig,
+) -> anyhow::Result<Strategy> {
+    let root = res.root().context("no proof to write")?;
+    let mut start = pos.board.clone();
+    let node = if pos.black_to_move() {
+        match after_white(root) {
+            AfterWhite::Black(b) => *b,
+            AfterWhite::Leaf(_) => {
+                let (mv, m) = first_threat_move(&pos.board, cfg)
+                    .context("the threat proof's first move could not be isolated")?;
+                let after = if m == 0 {
+                    AfterBlack::Leaf(1)
+                } else {
+                    AfterBlack::Leaf(2 * m + 1)
+                };
+                BlackNode { mv, after }
+            }
+        }
+    } else {
+        // White to move: the setup is the position before black's last stone.
+        let last = match pos.moves.last() {
+            Some(&m) => m as usize,
+            None => (0..start.cells())
+                .rev()
+                .find(|&c| start.get(c) == Some(Color::Black))
+                .context("no black stone")?,
+        };
+        start.remove(last, Color::Black);
+        BlackNode {
+            mv: last as u16,
+            after: after_black(root),
+        }
+    };
+    Ok(Strategy {
+        start,
+        rules: Some(rules),
+        max_moves: Some(limit.black_moves),
+        root: node,
+        seed_format: false,
+    })
+}
+
+/// What was tried, for "not proven".
+fn describe_failure(board: &Board, res: &ProofResult) -> String {
+    let tries: Vec<String> = res
+        .root_tries
+        .iter()
+        .map(|&(m, what)| format!("{} {what}", board.cell_name(m as usize)))
+        .collect();
+    format!(
+        "stopped: {}\nroot moves tried: {}",
+        res.stopped,
+        if tries.is_empty() {
+            "none".to_string()
+        } else {
+            tries.join(", ")
+        }
+    )
+}
+
+/// Runs `retro gomoku prove`. `Ok(true)`: proven; `Ok(false)`: not proven; `Err`: bad input
+/// or the strategy could not be written.
+pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
+    let pos = Position::parse(&args.position, args.k, args.rules)
+        .with_context(|| format!("bad position {:?}", args.position))?;
+    let limit = args.limit.limit(None);
+    let cfg = args
+        .proof
+        .config(args.rules, limit, SearchConfig::default());
+    let b = &pos.board;
+    outln!(
+        "position ({} to move, {} stones):\n{}",
+        if pos.black_to_move() {
+            "black"
+        } else {
+            "white"
+        },
+        b.stones(),
+        b.diagram(
+            &pos.moves
+                .last()
+                .map(|&m| vec![m as usize])
+                .unwrap_or_default()
+        )
+    )?;
+    outln!("limit: {limit}, {} rules", args.rules)?;
+    let res = prove(b, Color::Black, pos.black_to_move(), cfg);
+    let stats = format!(
+        "tree nodes {}, threat searches {} ({} nodes), {:.2?}",
+        res.tree_nodes, res.threat_searches, res.threat_nodes, res.elapsed
+    );
+    if !res.proven {
+        outln!("not proven within limits ({stats})")?;
+        outln!("{}", describe_failure(b, &res))?;
+        return Ok(false);
+    }
+    outln!("black wins by stone {} ({stats})", res.by_stone)?;
+    let s = strategy_of(&pos, &res, args.rules, limit, &cfg)?;
+    let (bm, wr, lv) = counts(&s.root);
+    let mut line = pos.moves.clone();
+    if !pos.black_to_move() {
+        line.pop();
+    }
+    line.push(s.root.mv);
+    let first = if pos.moves.is_empty() {
+        format!("black plays {}", b.cell_name(s.root.mv as usize))
+    } else {
+        format_line(b, &line)
+    };
+    outln!("strategy: {first}; {bm} black moves, {wr} listed white replies, {lv} integer leaves")?;
+    if let Some(out) = &args.out {
+        let text = serde_json::to_string_pretty(&s.to_project_json())?;
+        std::fs::write(out, text + "\n")
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        outln!("written to {}", out.display())?;
+    }
+    Ok(true)
+}
