@@ -46,7 +46,17 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
     // Say which notation the text was read as, so "not a fen" is not answered with a
     // puzzling piece-list complaint alone.
     if fields[0].contains('/') {
-        parse_fen(&fields).map_err(in_form("FEN"))
+        let mut pos = parse_fen(&fields).map_err(in_form("FEN"))?;
+        // Counters were checked by `parse_fen`; they are kept to be echoed.
+        let count = |k: usize, default: u32| {
+            fields
+                .get(k)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(default)
+        };
+        pos.clock.halfmove = count(4, 0);
+        pos.clock.fullmove = count(5, 1);
+        Ok(pos)
     } else {
         parse_list(&fields).map_err(in_form(
             "neither a FEN (ranks separated by '/') nor a piece list like 'Kh1 Bf1 Ng1 kf2 w'",
@@ -279,7 +289,10 @@ pub fn to_fen(pos: &Position) -> String {
         Side::White => 'w',
         Side::Black => 'b',
     };
-    format!("{board} {side} - - 0 1")
+    format!(
+        "{board} {side} - - {} {}",
+        pos.clock.halfmove, pos.clock.fullmove
+    )
 }
 
 #[cfg(test)]
@@ -304,6 +317,11 @@ mod tests {
         assert_eq!(p, parse("Kh1 Bf1 Ng1 kf2 w").unwrap());
         assert_eq!(p, parse("  Kh1 Bf1 Ng1 kf2 ").unwrap());
         assert_eq!(p, parse("8/8/8/8/8/8/5k2/5BNK_w_-_-_0_1").unwrap());
+        // The move counters are echoed.
+        assert_eq!(
+            to_fen(&parse("8/8/8/8/8/8/5k2/5BNK w - - 12 57").unwrap()),
+            "8/8/8/8/8/8/5k2/5BNK w - - 12 57"
+        );
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn slot(i: Index) -> Option<Position> {
         knight,
         black_king: (r % 64) as Square,
         side,
+        clock: Default::default(),
     })
 }
 

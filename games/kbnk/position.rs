@@ -18,6 +18,8 @@ pub struct Position {
     pub knight: Square,
     pub black_king: Square,
     pub side: Side,
+    /// A FEN's move counters, echoed in answers; never part of the position's identity.
+    pub clock: crate::chess::position::Clock,
 }
 
 /// Why four squares and a side do not make a legal position.
@@ -62,6 +64,7 @@ impl Position {
             knight,
             black_king,
             side,
+            clock: Default::default(),
         };
         p.check().map(|()| p)
     }
@@ -115,6 +118,7 @@ impl Position {
             knight: mirror(self.knight),
             black_king: mirror(self.black_king),
             side: self.side,
+            clock: self.clock,
         }
     }
 

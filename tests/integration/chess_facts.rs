@@ -145,6 +145,7 @@ fn generic_kbnv_k_agrees_with_the_kbnk_table() {
                     knight: after.pieces(Color::White, Role::Knight).trailing_zeros() as u8,
                     black_king: after.king(Color::Black),
                     side: retro::kbnk::Side::White,
+                    clock: Default::default(),
                 };
                 if after.turn == Color::Black {
                     a.side = retro::kbnk::Side::Black;

@@ -31,6 +31,7 @@ fn random_positions(seed: u64, n: usize) -> Vec<Position> {
             knight: sq[2],
             black_king: sq[3],
             side,
+            clock: Default::default(),
         });
     }
     out
