@@ -77,8 +77,9 @@ impl<G: GameText + 'static> Plugin for G {
     }
 }
 
-/// A plug-in made from a table name, `None` if the name is not the game's.
-pub type MakePlugin = fn(&str, &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>>;
+/// The plug-in behind a table name the game claims; `dir` holds the tables a plug-in
+/// reads besides its own (chess sub-tables).
+pub type MakePlugin = fn(&str, &Path) -> Result<Box<dyn Plugin>, RegistryError>;
 
 /// One game: how its table names look and how to make its plug-in.
 pub struct GameSpec {
@@ -90,8 +91,9 @@ pub struct GameSpec {
     pub help: &'static str,
     /// The web viewer that shows its tables (`/api/tables` reports it).
     pub viewer: &'static str,
-    /// The plug-in behind a table name, `None` if the name is not this game's. `dir` holds
-    /// the tables a plug-in reads besides its own (chess sub-tables).
+    /// True for the table names this game owns (well-formed or not: `make` says what is
+    /// wrong with a bad one).
+    pub claims: fn(&str) -> bool,
     pub make: MakePlugin,
 }
 
@@ -102,13 +104,15 @@ pub static GAMES: &[GameSpec] = &[
         pattern: "kbnk",
         help: "king + bishop + knight vs king, the seed's 16 MiB table",
         viewer: "chess",
-        make: |name, _| (name == "kbnk").then(|| Ok(Box::new(crate::kbnk::Kbnk::new()) as _)),
+        claims: |name| name == "kbnk",
+        make: |_, _| Ok(Box::new(crate::kbnk::Kbnk::new())),
     },
     GameSpec {
         id: "mnk",
         pattern: "mnk-<width>x<height>-<k>",
         help: "k-in-a-row on a board of up to 20 cells, e.g. mnk-4x3-3",
         viewer: "board",
+        claims: |name| name.starts_with("mnk-"),
         make: make_mnk,
     },
     GameSpec {
@@ -116,66 +120,46 @@ pub static GAMES: &[GameSpec] = &[
         pattern: "<material>",
         help: "a chess endgame of up to 5 pieces, named as Syzygy does, e.g. KQvKR, KRPvKR",
         viewer: "chess",
+        // Names shaped like a material: `K…vK…`.
+        claims: |name| name.starts_with(['K', 'k']) && name.contains(['v', 'V']),
         make: make_chess,
     },
 ];
 
-fn make_mnk(name: &str, _: &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>> {
-    let rest = name.strip_prefix("mnk-")?;
+fn make_mnk(name: &str, _: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
     let bad = || {
         RegistryError::BadParams(format!(
             "'{name}' is not a k-in-a-row table name: expected mnk-<width>x<height>-<k>, e.g. mnk-4x3-3"
         ))
     };
-    let parse = || -> Result<Box<dyn Plugin>, RegistryError> {
-        let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
-        let (w, h) = wh.split_once('x').ok_or_else(bad)?;
-        let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
-        let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
-            .map_err(|e| RegistryError::BadParams(e.to_string()))?;
-        Ok(Box::new(game))
-    };
-    Some(parse())
+    let rest = name.strip_prefix("mnk-").ok_or_else(bad)?;
+    let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
+    let (w, h) = wh.split_once('x').ok_or_else(bad)?;
+    let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
+    let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
+        .map_err(|e| RegistryError::BadParams(e.to_string()))?;
+    Ok(Box::new(game))
 }
 
-fn make_chess(name: &str, dir: &Path) -> Option<Result<Box<dyn Plugin>, RegistryError>> {
-    use crate::chess::material::{Material, MaterialError};
-    // Only names shaped like a material are chess's: `K…vK…`.
-    if !name.starts_with(['K', 'k']) || !name.contains(['v', 'V']) {
-        return None;
-    }
-    let m = match Material::parse(name) {
-        Ok(m) => m,
-        Err(e @ MaterialError::Syntax(_)) => {
-            return Some(Err(RegistryError::BadParams(e.to_string())))
-        }
-        Err(e) => return Some(Err(RegistryError::BadParams(e.to_string()))),
-    };
+fn make_chess(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
+    let bad = |e: String| RegistryError::BadParams(e);
+    let m = crate::chess::material::Material::parse(name).map_err(|e| bad(e.to_string()))?;
     if m.is_bare_kings() {
-        return Some(Err(RegistryError::BadParams(
-            "KvK has no table: two bare kings are a draw".into(),
-        )));
+        return Err(bad("KvK has no table: two bare kings are a draw".into()));
     }
     let (c, _) = m.canonical();
     if c.to_string() != name {
-        return Some(Err(RegistryError::BadParams(format!(
-            "the table of {m} is {c} (stronger side first)"
-        ))));
+        return Err(bad(format!(
+            "the table of {m} is {c} (Syzygy's colouring and piece order)"
+        )));
     }
-    Some(
-        crate::chess::Chess::open(&c, dir)
-            .map(|g| Box::new(g) as Box<dyn Plugin>)
-            .map_err(|e| RegistryError::BadParams(e.to_string())),
-    )
+    let game = crate::chess::Chess::open(&c, dir).map_err(|e| bad(e.to_string()))?;
+    Ok(Box::new(game))
 }
 
 /// The spec of the game a table name belongs to.
 pub fn spec_of(name: &str) -> Option<&'static GameSpec> {
-    GAMES.iter().find(|g| match g.id {
-        "kbnk" => name == "kbnk",
-        "mnk" => name.starts_with("mnk-"),
-        _ => name.starts_with('K') && name.contains('v'),
-    })
+    GAMES.iter().find(|g| (g.claims)(name))
 }
 
 /// Why a table name or game could not be resolved.
@@ -202,10 +186,8 @@ pub fn plugin(name: &str) -> Result<Box<dyn Plugin>, RegistryError> {
 
 /// The game behind a table name, with the tables it reads besides its own in `dir`.
 pub fn plugin_in(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
-    GAMES
-        .iter()
-        .find_map(|g| (g.make)(name, dir))
-        .unwrap_or_else(|| Err(RegistryError::Unknown(name.to_string())))
+    let spec = spec_of(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))?;
+    (spec.make)(name, dir)
 }
 
 /// The command that generates table `name`.
