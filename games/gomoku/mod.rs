@@ -20,6 +20,8 @@ mod shared;
 pub mod strategy;
 pub mod symmetry;
 mod task;
+#[cfg(test)]
+mod testutil;
 pub mod threat;
 #[cfg(test)]
 mod threat_tests;

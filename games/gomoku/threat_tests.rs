@@ -4,51 +4,8 @@
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::cellset::bb_has;
+use super::testutil::{random_position, Rng};
 use super::threat::*;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A random position with `stones` stones, the attacker to move (as many attacker
-/// stones as defender stones, or one fewer), nobody with a winning row yet.
-fn random_position(
-    rng: &mut Rng,
-    w: usize,
-    h: usize,
-    k: usize,
-    stones: usize,
-    rules: Rules,
-) -> Option<Board> {
-    let mut b = Board::new(w, h, k).ok()?;
-    for i in 0..stones {
-        let c = loop {
-            let c = rng.below(w * h);
-            if b.is_empty(c) {
-                break c;
-            }
-        };
-        let color = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        b.place(c, color);
-        if b.five_through(c, color, rules) {
-            return None;
-        }
-    }
-    Some(b)
-}
 
 /// Every proof must be confirmed by exhaustive search; every zone must hold.
 fn cross_check(
