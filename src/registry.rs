@@ -245,6 +245,12 @@ pub fn open_file(path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryE
     } else {
         Table::open_unverified(path)?
     };
+    with_plugin(path, table)
+}
+
+/// The game of an opened table file; the tables it reads besides its own (chess
+/// sub-tables) are looked for beside it.
+fn with_plugin(path: &Path, table: Table) -> Result<Loaded, RegistryError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let plugin = plugin_in(&table.header().name, dir)?;
     check(&*plugin, &table)?;
@@ -277,10 +283,7 @@ fn check(plugin: &dyn Plugin, table: &Table) -> Result<(), TableError> {
 
 /// Open a table file by path, checked in full, its bytes held as `load` says.
 pub fn open_file_with(path: &Path, load: Load) -> Result<Loaded, RegistryError> {
-    let table = Table::open_with(path, load)?;
-    let plugin = plugin(&table.header().name)?;
-    check(&*plugin, &table)?;
-    Ok(Loaded { plugin, table })
+    with_plugin(path, Table::open_with(path, load)?)
 }
 
 /// Every readable table in `dir`, sorted by name; unreadable files (special files included:

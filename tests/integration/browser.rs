@@ -231,8 +231,58 @@ async fn viewer_in_chromium() {
     let profile = tempfile::tempdir().unwrap();
     let c = connect(&webdriver, profile.path()).await;
     let result = run(&c, &base, dir).await;
+    let result = match result {
+        Ok(()) => any_material(&c).await,
+        e => e,
+    };
     let _ = c.close().await;
     result.unwrap();
+}
+
+/// The chess viewer over tables of other materials: KPvK and its sub-tables, probed through
+/// `/api/probe/chess`; a pawn dragged to the last rank promotes, and the board then belongs
+/// to another table (KQvK).
+async fn any_material(c: &Client) -> Result<(), fantoccini::error::CmdError> {
+    let dir = tempfile::tempdir().unwrap();
+    let kpvk = retro::chess::material::Material::parse("KPvK").unwrap();
+    for m in retro::chess::plan::closure(&[kpvk]) {
+        let p = registry::plugin_in(&m.to_string(), dir.path()).unwrap();
+        retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
+    }
+    let state = AppState::load(dir.path());
+    assert_eq!(state.len(), 5);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(retro::serve::serve_on(
+        listener,
+        router(state),
+        retro::serve::Limits::default(),
+        std::future::pending(),
+    ));
+    let router = retro::chess::router::Router::new(dir.path());
+    let probe =
+        |fen: &str| -> Json { serde_json::from_str(&router.probe(fen).unwrap().json()).unwrap() };
+    // White pawn on e7, kings a1 and h7 (clear of e8): the URL position and its verdict.
+    let fen = "8/4P2k/8/8/8/8/8/K7 w - - 0 1";
+    c.goto(&format!("{base}/?table=KPvK&fen={}", fen.replace(' ', "_")))
+        .await?;
+    let shown = kbnk_shows(c, fen).await;
+    let j = probe(fen);
+    assert_eq!(j["table"], "KPvK");
+    assert_eq!(shown, kbnk_headline(&j), "result for the URL's position");
+    // Every piece of both colours is in the tray.
+    let tray = c.find_all(Locator::Css("#spares [data-spare]")).await?;
+    assert_eq!(tray.len(), 12);
+    // e7-e8 promotes (the best promotion, listed first), and the queen's table answers.
+    drag(c, "[data-square=e7] .piece", "[data-square=e8]").await;
+    let promoted = "4Q3/7k/8/8/8/8/8/K7 b - - 0 1";
+    let shown = kbnk_shows(c, promoted).await;
+    let j = probe(promoted);
+    assert_eq!(j["table"], "KQvK");
+    assert_eq!(shown, kbnk_headline(&j), "result after the promotion");
+    let errors = c.execute("return window.__errors || []", vec![]).await?;
+    assert_eq!(errors, json!([]), "JavaScript errors on the page");
+    Ok(())
 }
 
 async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error::CmdError> {

@@ -91,6 +91,7 @@ function renderTabs() {
 
 function tabLabel(t) {
   if (t.game === "kbnk") return "KBNK";
+  if (t.viewer === "chess") return t.name;
   const m = /^mnk-(\d+)x(\d+)-(\d+)$/.exec(t.name);
   return m ? `${m[1]}×${m[2]}, ${m[3]} in a row` : t.name;
 }
@@ -133,7 +134,8 @@ function select(name, push) {
   view.replaceChildren();
   if (push) setParams({ table: t.name }, true);
   document.title = `${tabLabel(t)} · retro`;
-  state.unmount = t.game === "kbnk" ? mountChess(view, t) : mountMnk(view, t, state.tables);
+  // The table list says which viewer shows a table; game names play no part.
+  state.unmount = t.viewer === "chess" ? mountChess(view, t) : mountMnk(view, t, state.tables);
 }
 
 async function start() {

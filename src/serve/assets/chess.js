@@ -65,8 +65,14 @@ function applyUci(pos, uci) {
   const from = sqIndex(uci.slice(0, 2));
   const to = sqIndex(uci.slice(2, 4));
   const next = clonePos(pos);
-  if (from < 0 || to < 0 || !next.board[from]) return null;
-  next.board[to] = next.board[from];
+  const piece = next.board[from];
+  if (from < 0 || to < 0 || !piece) return null;
+  // A pawn moving diagonally to an empty square takes en passant: the pawn beside it goes.
+  if ((piece === "P" || piece === "p") && (from - to) % 8 !== 0 && !next.board[to]) {
+    next.board[to + (piece === "P" ? -8 : 8)] = null;
+  }
+  const promo = uci[4];
+  next.board[to] = promo ? (piece === "P" ? promo.toUpperCase() : promo) : piece;
   next.board[from] = null;
   next.turn = pos.turn === "w" ? "b" : "w";
   return next;
@@ -95,8 +101,19 @@ export function moveVerdict(m) {
 const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
 
 /** The position's result in words: {cls, head, sub}. */
-export function verdict(res, pos) {
+export function verdict(res, pos, generic) {
   if (!res) return { cls: "pending", head: "…", sub: "" };
+  if (!res.ok && generic) {
+    // Any material: the server names what is wrong, or the table missing and its command.
+    const d = res.data || {};
+    const msg = d.reason || d.error || "The server refused this position.";
+    const illegal = d.category === "illegal";
+    return {
+      cls: "illegal",
+      head: (illegal ? "Illegal: " : "") + msg,
+      sub: illegal ? "Drag the pieces to a legal position." : "Only the tables the server lists can be probed.",
+    };
+  }
   if (!res.ok && pos) {
     // After a capture the game leaves the table: king and one minor piece cannot mate.
     const pieces = pos.board.filter(Boolean).sort().join("");
@@ -124,7 +141,30 @@ export function verdict(res, pos) {
   return { cls: "draw", head: "Draw", sub: capture && j.side === "black" ? "Black can capture a piece." : "Neither side can force a win." };
 }
 
+/** A starting position for a material such as `KQvKR`: kings on e1 and e8, white's pieces
+ * on the first rank (pawns on the second), black's on the eighth (pawns on the seventh). */
+function materialFen(name) {
+  const [w, b] = name.slice(1).split("vK");
+  const rank = (pieces, pawnRank, backRank, lower) => {
+    const board = {};
+    let file = 0;
+    for (const c of pieces) {
+      if (c === "P") board[pawnRank * 8 + file] = lower ? "p" : "P";
+      else board[backRank * 8 + (file === 4 ? ++file : file)] = lower ? c.toLowerCase() : c;
+      file++;
+    }
+    return board;
+  };
+  const squares = { 4: "K", 60: "k", ...rank(w || "", 1, 0, false), ...rank(b || "", 6, 7, true) };
+  const board = Array.from({ length: 64 }, (_, i) => squares[i] || null);
+  return toFen({ board, turn: "w" });
+}
+
 export function mountChess(root, table) {
+  // Every chess table but the seed's KBNK table is probed through `/api/probe/chess`,
+  // which picks the table from the material on the board.
+  const generic = table.game !== "kbnk";
+  const defaultFen = generic ? materialFen(table.name) : DEFAULT_FEN;
   const S = {
     history: [],
     index: -1,
@@ -143,7 +183,8 @@ export function mountChess(root, table) {
   arrowSvg.setAttribute("viewBox", "0 0 8 8");
   const boardWrap = el("div", { class: "board-wrap" }, boardEl, arrowSvg);
   const spares = el("div", { id: "spares", class: "spares", title: "Drag a piece onto the board; drag a piece off the board to remove it" });
-  for (const p of ["K", "B", "N", "k"]) {
+  const tray = generic ? ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"] : ["K", "B", "N", "k"];
+  for (const p of tray) {
     const s = el("div", { class: "spare piece", "data-spare": p, title: `add a ${PIECE_NAMES[p]}` });
     s.innerHTML = pieceSvg(p);
     s.addEventListener("pointerdown", (ev) => startDrag(ev, null, p));
@@ -185,7 +226,7 @@ export function mountChess(root, table) {
       el("button", { id: "flip", type: "button", onclick: flip }, "⇅ Flip"),
       el("button", { id: "mirror", type: "button", title: "mirror left to right: the other bishop colour, same result", onclick: mirror }, "⇆ Other bishop colour"),
       el("button", { id: "clear", type: "button", onclick: clearBoard }, "Clear"),
-      el("button", { id: "setup", type: "button", title: "a starting position to set up from", onclick: () => setPosition(parseFen(DEFAULT_FEN), true) }, "Reset")
+      el("button", { id: "setup", type: "button", title: "a starting position to set up from", onclick: () => setPosition(parseFen(defaultFen), true) }, "Reset")
     ),
     el(
       "div",
@@ -339,7 +380,7 @@ export function mountChess(root, table) {
 
   function drawPanel() {
     const res = S.result;
-    const v = verdict(res, current().pos);
+    const v = verdict(res, current().pos, generic);
     resultBox.className = `result ${v.cls}`;
     resultHead.textContent = v.head;
     resultSub.textContent = v.sub;
@@ -390,7 +431,7 @@ export function mountChess(root, table) {
     S.selected = null;
     drawBoard();
     const seq = ++S.seq;
-    const res = await probe(table.name, fen);
+    const res = await probe(generic ? "chess" : table.name, fen);
     if (seq !== S.seq) return;
     S.result = res;
     view.dataset.fen = fen;
@@ -404,7 +445,9 @@ export function mountChess(root, table) {
     const res = S.result;
     if (!res || !res.ok) return null;
     const uci = sqName(from) + sqName(to);
-    return (res.data.moves || []).some((m) => m.uci === uci) ? uci : null;
+    // Moves are listed best first: a pawn reaching the last rank takes the best promotion.
+    const m = (res.data.moves || []).find((x) => x.uci.slice(0, 4) === uci);
+    return m ? m.uci : null;
   }
 
   function playUci(uci) {
@@ -543,7 +586,7 @@ export function mountChess(root, table) {
 
   // ----- start -----
   const fromUrl = getParam("fen");
-  const start = (fromUrl && parseFen(fromUrl)) || parseFen(DEFAULT_FEN);
+  const start = (fromUrl && parseFen(fromUrl)) || parseFen(defaultFen);
   S.history = [{ pos: start, lastMove: null }];
   S.index = 0;
   refresh();
