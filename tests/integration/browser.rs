@@ -212,12 +212,8 @@ async fn kbnk_shows(c: &Client, fen: &str) -> String {
     .to_string()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn viewer_in_chromium() {
-    // Tables: KBNK and 3x3 tic-tac-toe, the shared fixture folder.
-    let dir = super::common::tables_dir();
-    let state = AppState::load(dir);
-    assert_eq!(state.len(), 2);
+/// Serve `state` on a free local port until the test ends; its base URL.
+async fn spawn_server(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(retro::serve::serve_on(
@@ -226,6 +222,16 @@ async fn viewer_in_chromium() {
         retro::serve::Limits::default(),
         std::future::pending(),
     ));
+    base
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn viewer_in_chromium() {
+    // Tables: KBNK and 3x3 tic-tac-toe, the shared fixture folder.
+    let dir = super::common::tables_dir();
+    let state = AppState::load(dir);
+    assert_eq!(state.len(), 2);
+    let base = spawn_server(state).await;
 
     let (_driver, webdriver) = start_driver().await;
     let profile = tempfile::tempdir().unwrap();
@@ -251,14 +257,7 @@ async fn any_material(c: &Client) -> Result<(), fantoccini::error::CmdError> {
     }
     let state = AppState::load(dir.path());
     assert_eq!(state.len(), 5);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(retro::serve::serve_on(
-        listener,
-        router(state),
-        retro::serve::Limits::default(),
-        std::future::pending(),
-    ));
+    let base = spawn_server(state).await;
     let router = retro::chess::router::Router::new(dir.path());
     let probe =
         |fen: &str| -> Json { serde_json::from_str(&router.probe(fen).unwrap().json()).unwrap() };
