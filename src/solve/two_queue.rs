@@ -98,7 +98,13 @@ fn merge(a: Seeds, b: Seeds) -> Seeds {
         lost: cat(a.lost, b.lost),
         won: cat(a.won, b.won),
         dec: cat(a.dec, b.dec),
-        links: [a.links, b.links].concat(),
+        // Extend, not concatenate: merges accumulate, and copying the whole list each
+        // time would be quadratic in the number of chunks.
+        links: {
+            let mut l = a.links;
+            l.extend(b.links);
+            l
+        },
     }
 }
 
