@@ -5,15 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use super::common::retro;
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use super::common::{output_text as text, retro};
 
 fn generate(dir: &Path, args: &[&str]) -> Output {
     let mut a = vec!["generate", "chess"];

@@ -46,6 +46,15 @@ pub fn retro(args: &[&str]) -> Output {
         .expect("retro runs")
 }
 
+/// Standard output then standard error, as a person reads a command's answer.
+pub fn output_text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

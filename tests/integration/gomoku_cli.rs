@@ -33,11 +33,7 @@ fn validate_path(file: &Path, cwd: &Path, extra: &[&str]) -> (Output, String) {
         .args(extra)
         .output()
         .expect("run retro");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = super::common::output_text(&out);
     (out, text)
 }
 
@@ -115,11 +111,7 @@ fn prove(cwd: &Path, args: &[&str]) -> (Output, String) {
         .args(args)
         .output()
         .expect("run retro");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = super::common::output_text(&out);
     (out, text)
 }
 
