@@ -428,13 +428,30 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error
     )
     .await;
     c.find(Locator::Css("#autoplay")).await?.click().await?;
+    // Once stopped, no further move may come: the board, its ply counter and its answer
+    // settle on one position. Read the ply and the FEN in one script so they belong together.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let fen6 = c
-        .find(Locator::Css("#fen"))
-        .await?
-        .prop("value")
-        .await?
-        .unwrap();
+    wait_js(
+        c,
+        "document.querySelector('.chess').dataset.fen === document.querySelector('#fen').value",
+        "the stopped board's answer",
+    )
+    .await;
+    let state = c
+        .execute(
+            &format!("return [{ply}, document.querySelector('#fen').value]"),
+            vec![],
+        )
+        .await?;
+    let played = state[0].as_i64().unwrap() - ply0;
+    let fen6 = state[1].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let ply_later = c.execute(&format!("return {ply}"), vec![]).await?;
+    assert_eq!(
+        ply_later.as_i64().unwrap() - ply0,
+        played,
+        "autoplay went on after stop"
+    );
     let shown6 = kbnk_shows(c, &fen6).await;
     let j6 = kbnk_probe(dir, &fen6);
     assert_eq!(shown6, kbnk_headline(&j6));
@@ -442,12 +459,6 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error
     if j5["category"] == "win" {
         // Best play on both sides: the mate comes one move nearer with every white move.
         let plies = |j: &Json| j["dtm"].as_i64().unwrap().abs();
-        let played = c
-            .execute(&format!("return {ply}"), vec![])
-            .await?
-            .as_i64()
-            .unwrap()
-            - ply0;
         assert_eq!(plies(&j6), plies(&j5) - played, "{fen5} -> {fen6}");
     }
     let errors = c.execute("return window.__errors || []", vec![]).await?;

@@ -434,6 +434,7 @@ export function mountChess(root, table) {
     const res = await probe(generic ? "chess" : table.name, fen);
     if (seq !== S.seq) return;
     S.result = res;
+    S.resultFen = fen;
     view.dataset.fen = fen;
     drawArrow();
     drawPanel();
@@ -491,22 +492,30 @@ export function mountChess(root, table) {
 
   function toggleAutoplay() {
     if (S.autoplay) return stopAutoplay();
-    S.autoplay = true;
+    // Each run has its own token: a stop replaces S.autoplay, so a step of a stopped run
+    // that was already under way can never play another move.
+    const run = { timer: null };
+    S.autoplay = run;
     autoBtn.textContent = "■ Stop";
     autoBtn.classList.add("on");
-    const step = async () => {
-      if (!S.autoplay) return;
+    const step = () => {
+      if (S.autoplay !== run) return;
+      // The answer for the last move may still be on its way: wait for it rather than
+      // play the previous position's best move.
+      if (S.resultFen !== toFen(current().pos)) {
+        run.timer = setTimeout(step, 30);
+        return;
+      }
       const res = S.result;
       if (!res || !res.ok || !res.data.best || res.data.category === "draw") return stopAutoplay();
       playBest();
-      await new Promise((r) => setTimeout(r, 0));
-      S.autoplay = setTimeout(step, Number(speed.value));
+      run.timer = setTimeout(step, Number(speed.value));
     };
-    S.autoplay = setTimeout(step, 150);
+    run.timer = setTimeout(step, 150);
   }
 
   function stopAutoplay() {
-    if (S.autoplay && S.autoplay !== true) clearTimeout(S.autoplay);
+    if (S.autoplay) clearTimeout(S.autoplay.timer);
     S.autoplay = null;
     autoBtn.textContent = "▶ Play to mate";
     autoBtn.classList.remove("on");
