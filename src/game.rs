@@ -37,9 +37,11 @@ pub type Index = u64;
 /// The move byte meaning "no move" (terminal positions, draws without a stored move).
 pub const NO_MOVE: u8 = 0;
 
-/// The longest win a record can hold, in plies: 127 moves. The longest loss is one ply
-/// shorter (126 moves, 252 plies). The longest 5-piece chess mate, KPPvKP, is 127 moves.
-pub const MAX_PLIES: u16 = 253;
+/// The longest win a record can hold, in plies: 127 moves.
+pub const MAX_WIN_PLIES: u16 = 253;
+/// The longest loss a record can hold, in plies: 127 moves. The longest 5-piece chess
+/// mate, KPPvKP, is a loss of exactly this length for the side to move (254 plies).
+pub const MAX_LOSS_PLIES: u16 = 254;
 
 /// The game-theoretic value of a position for the side to move, with its distance in plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,37 +59,64 @@ pub enum Value {
 }
 
 impl Value {
-    /// The record byte, counting moves (format version 2): 0 illegal, 1 draw, 1 + m a win
-    /// in m moves (m = 1..=127, bytes 2..=128), 129 + m a loss in m moves (m = 0..=126,
-    /// bytes 129..=255). A win in p plies is m = (p + 1) / 2 moves and a loss in p plies
-    /// m = p / 2, which is exact because wins are odd and losses even (the winner moves
-    /// last). Distances beyond the range are clamped here; solvers refuse them first
-    /// ([`MAX_PLIES`]).
+    /// The record's value byte, counting moves (format version 3): 0 illegal, 1 draw,
+    /// 1 + m a win in m moves (m = 1..=127, bytes 2..=128), 128 + m a loss in m moves
+    /// (m = 1..=127, bytes 129..=255). A win in p plies is m = (p + 1) / 2 moves and a loss
+    /// in p plies m = p / 2, which is exact because wins are odd and losses even (the
+    /// winner moves last).
+    ///
+    /// A loss in 0 moves (checkmated, or any terminal loss) shares byte 129 with a loss in
+    /// one move; the record's move byte tells them apart, since a terminal position has no
+    /// move ([`NO_MOVE`]) and a lost position that is not terminal always stores one (every
+    /// move loses, and the slowest is stored). That frees the byte a 127-move loss needs.
+    /// Read records with [`Value::from_record`]. Distances beyond the range are clamped
+    /// here; solvers refuse them first ([`MAX_WIN_PLIES`], [`MAX_LOSS_PLIES`]).
     pub fn to_byte(self) -> u8 {
         match self {
             Value::Illegal => 0,
             Value::Draw => 1,
-            Value::Win(p) => 1 + p.min(MAX_PLIES).div_ceil(2).max(1) as u8,
-            Value::Loss(p) => 129 + (p.min(MAX_PLIES - 1) / 2) as u8,
+            Value::Win(p) => 1 + p.min(MAX_WIN_PLIES).div_ceil(2).max(1) as u8,
+            Value::Loss(p) => 128 + (p.min(MAX_LOSS_PLIES) / 2).max(1) as u8,
         }
     }
 
-    /// Inverse of [`Value::to_byte`]; every byte means something, so this never fails.
-    pub fn from_byte(b: u8) -> Value {
-        match b {
+    /// The value of a record `[value, move]`; the inverse of [`Value::to_byte`] with the
+    /// move byte the record stores. Every pair means something, so this never fails.
+    pub fn from_record(value: u8, mv: u8) -> Value {
+        match value {
             0 => Value::Illegal,
             1 => Value::Draw,
-            2..=128 => Value::Win(2 * (b as u16 - 1) - 1),
-            _ => Value::Loss(2 * (b as u16 - 129)),
+            2..=128 => Value::Win(2 * (value as u16 - 1) - 1),
+            129 if mv == NO_MOVE => Value::Loss(0),
+            _ => Value::Loss(2 * (value as u16 - 128)),
+        }
+    }
+
+    /// A dense code for every value a record can hold (0 illegal, 1 draw, 2..=128 wins in
+    /// 1..=127 moves, 129..=256 losses in 0..=127 moves): the index of the per-section
+    /// histograms in a table's header.
+    pub fn code(self) -> u16 {
+        match self {
+            Value::Loss(p) => 129 + p.min(MAX_LOSS_PLIES) / 2,
+            v => v.to_byte() as u16,
+        }
+    }
+
+    /// Inverse of [`Value::code`]; `None` beyond the last code.
+    pub fn from_code(c: u16) -> Option<Value> {
+        match c {
+            0..=128 => Some(Value::from_record(c as u8, NO_MOVE)),
+            129..=256 => Some(Value::Loss(2 * (c - 129))),
+            _ => None,
         }
     }
 
     /// True if a record can hold this value exactly: a win of an odd number of plies up to
-    /// [`MAX_PLIES`], a loss of an even number up to `MAX_PLIES - 1`.
+    /// [`MAX_WIN_PLIES`], a loss of an even number up to [`MAX_LOSS_PLIES`].
     pub fn fits(self) -> bool {
         match self {
-            Value::Win(p) => p % 2 == 1 && p <= MAX_PLIES,
-            Value::Loss(p) => p % 2 == 0 && p < MAX_PLIES,
+            Value::Win(p) => p % 2 == 1 && p <= MAX_WIN_PLIES,
+            Value::Loss(p) => p % 2 == 0 && p <= MAX_LOSS_PLIES,
             _ => true,
         }
     }
@@ -199,7 +228,10 @@ impl Solution {
     }
 
     pub fn value(&self, i: Index) -> Value {
-        Value::from_byte(self.records[i as usize * 2])
+        Value::from_record(
+            self.records[i as usize * 2],
+            self.records[i as usize * 2 + 1],
+        )
     }
 
     pub fn mv(&self, i: Index) -> u8 {

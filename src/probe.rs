@@ -19,7 +19,7 @@ pub struct Probed {
 pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
     let index = game.encode(pos);
     let (byte, stored) = table.record(index);
-    let value = Value::from_byte(byte);
+    let value = Value::from_record(byte, stored);
     let mut succ = Vec::new();
     if game.terminal(pos).is_none() {
         game.successors(pos, &mut succ);
@@ -47,5 +47,5 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
 
 /// The value (for the side then to move) of where a move leads.
 pub fn outcome_value(table: &Table, to: Outcome) -> Value {
-    to.value(|i| Value::from_byte(table.record(i).0))
+    to.value(|i| table.value(i))
 }

@@ -33,11 +33,10 @@ pub fn stats(header: &Header, unit: DistanceUnit) -> Vec<SectionStats> {
                 ..Default::default()
             };
             let mut dist = std::collections::BTreeMap::<u16, (u64, u64)>::new();
-            for (b, &n) in s.histogram.iter().enumerate() {
-                if n == 0 {
+            for (code, &n) in s.histogram.iter().enumerate() {
+                let Some(v) = Value::from_code(code as u16).filter(|_| n > 0) else {
                     continue;
-                }
-                let v = Value::from_byte(b as u8);
+                };
                 match v {
                     Value::Illegal => continue,
                     Value::Draw => st.draws += n,

@@ -150,7 +150,7 @@ impl SubTables {
                 continue;
             };
             let (i, _) = s.layout.encode(&p);
-            return Value::from_byte(s.table.record(i).0);
+            return s.table.value(i);
         }
         // Opening checked every child material is present.
         unreachable!("no sub-table for {}", pos.material())

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use super::index::{placement, unplace, PLACEMENTS, SECTION};
 use super::moves::{code, Piece};
 use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
-use crate::game::{Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};
+use crate::game::{Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE};
 use crate::solve::SolveError;
 
 /// Record bytes per placement in one section: 64 black king squares, 2 bytes each.
@@ -212,10 +212,10 @@ pub fn solve(opts: &SolveOptions) -> Result<Solution, SolveError> {
             })
             .reduce(|| (false, false), |a, b| (a.0 || b.0, a.1 || b.1));
         progress.advance(1);
-        if any_won && d + 1 > MAX_PLIES {
+        if any_won && d + 1 > MAX_WIN_PLIES {
             return Err(SolveError::TooDeep(d + 1));
         }
-        if any_lost && d + 2 >= MAX_PLIES {
+        if any_lost && d + 2 > MAX_LOSS_PLIES {
             return Err(SolveError::TooDeep(d + 2));
         }
         if !any_lost {

@@ -157,19 +157,19 @@ impl Mnk {
     /// The value of any legal position, in any orientation, for the side to move
     /// ([`Value::Illegal`] for a position that cannot occur), read from a table file.
     pub fn value(&self, table: &Table, b: &Board) -> Value {
-        self.value_with(|i| table.record(i).0, b)
+        self.value_with(|i| table.value(i), b)
     }
 
     /// [`Mnk::value`] from a solution in memory (no table file needed).
     pub fn value_in(&self, sol: &Solution, b: &Board) -> Value {
-        self.value_with(|i| sol.records[i as usize * 2], b)
+        self.value_with(|i| sol.value(i), b)
     }
 
-    fn value_with(&self, byte: impl Fn(Index) -> u8, b: &Board) -> Value {
+    fn value_with(&self, value: impl Fn(Index) -> Value, b: &Board) -> Value {
         if self.check_legal(b).is_err() {
             return Value::Illegal;
         }
-        Value::from_byte(byte(self.ix.slot(b)))
+        value(self.ix.slot(b))
     }
 
     /// Calls `f` once per legal position up to symmetry (in its canonical orientation), with
@@ -177,17 +177,17 @@ impl Mnk {
     /// an image of exactly one of these under [`Mnk::orbit`]. Reads every slot: meant for
     /// small boards (3x3: 765 positions, 4x4: about 1.3 million slots).
     pub fn for_each_position(&self, table: &Table, f: impl FnMut(&Board, Value)) {
-        self.for_each_with(|i| table.record(i).0, f)
+        self.for_each_with(|i| table.value(i), f)
     }
 
     /// [`Mnk::for_each_position`] over a solution in memory.
     pub fn for_each_solved(&self, sol: &Solution, f: impl FnMut(&Board, Value)) {
-        self.for_each_with(|i| sol.records[i as usize * 2], f)
+        self.for_each_with(|i| sol.value(i), f)
     }
 
-    fn for_each_with(&self, byte: impl Fn(Index) -> u8, mut f: impl FnMut(&Board, Value)) {
+    fn for_each_with(&self, value: impl Fn(Index) -> Value, mut f: impl FnMut(&Board, Value)) {
         for i in 0..Game::size(self) {
-            let v = Value::from_byte(byte(i));
+            let v = value(i);
             if v == Value::Illegal {
                 continue;
             }

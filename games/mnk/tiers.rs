@@ -159,7 +159,8 @@ fn solve_block(
                 } else {
                     ix.rank(them, ix.min_under(stab, me | 1 << cell))
                 } as usize;
-                let v = Value::from_byte(child[(child_base + rank) * 2]);
+                let at = (child_base + rank) * 2;
+                let v = Value::from_record(child[at], child[at + 1]);
                 let key = v.move_rank();
                 let mapped = perm[cell as usize];
                 if key < best_key || (key == best_key && mapped < best_cell) {

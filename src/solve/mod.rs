@@ -6,7 +6,7 @@ pub mod two_queue;
 /// Why a solve failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
-    #[error("distance {0} plies exceeds the record limit (a win of {max} plies, a loss of {lmax} plies)", max = crate::game::MAX_PLIES, lmax = crate::game::MAX_PLIES - 1)]
+    #[error("distance {0} plies exceeds the record limit (a win of {max} plies, a loss of {lmax} plies)", max = crate::game::MAX_WIN_PLIES, lmax = crate::game::MAX_LOSS_PLIES)]
     TooDeep(u16),
     #[error("cannot start {threads} worker threads: {source}")]
     Threads {

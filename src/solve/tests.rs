@@ -23,7 +23,7 @@ fn naive(g: &Graph) -> Vec<Value> {
             }
         })
         .collect();
-    for d in 1..=MAX_PLIES {
+    for d in 1..=MAX_LOSS_PLIES {
         // What a move is known to lead to before layer d.
         let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
             Outcome::Index(j) => v[j as usize],
@@ -124,18 +124,65 @@ proptest! {
 }
 
 #[test]
-fn value_bytes_round_trip() {
-    for b in 0..=255u8 {
-        let v = Value::from_byte(b);
+fn value_records_round_trip() {
+    // Every value a record holds, with the move byte a solver stores beside it: none for
+    // illegal slots and terminal losses, some move for a lost position that is not over.
+    let mut seen = std::collections::HashSet::new();
+    for code in 0..=256u16 {
+        let v = Value::from_code(code).unwrap();
         assert!(v.fits(), "{v:?}");
-        assert_eq!(v.to_byte(), b);
+        assert_eq!(v.code(), code);
+        let mv = if matches!(v, Value::Illegal | Value::Loss(0)) {
+            NO_MOVE
+        } else {
+            7
+        };
+        assert_eq!(Value::from_record(v.to_byte(), mv), v, "{v:?}");
+        assert!(
+            seen.insert((v.to_byte(), mv == NO_MOVE)),
+            "{v:?} shares a record"
+        );
     }
-    // Mate in 33 moves is 65 plies; mated in 127 moves does not fit, mate in 127 does.
+    assert_eq!(Value::from_code(257), None);
+    // Mate in 33 moves is 65 plies; mate in 127 and mated in 127 (the KPPvKP record, 254
+    // plies) both fit; one more ply does not.
     assert_eq!(Value::Win(65).to_byte(), 34);
     assert_eq!(Value::Loss(0).to_byte(), 129);
-    assert_eq!(Value::from_byte(128), Value::Win(253));
-    assert_eq!(Value::from_byte(255), Value::Loss(252));
-    assert!(!Value::Loss(254).fits());
+    assert_eq!(Value::Loss(2).to_byte(), 129);
+    assert_eq!(Value::from_record(129, NO_MOVE), Value::Loss(0));
+    assert_eq!(Value::from_record(129, 1), Value::Loss(2));
+    assert_eq!(Value::from_record(128, NO_MOVE), Value::Win(253));
+    assert_eq!(Value::from_record(255, 3), Value::Loss(254));
+    assert!(Value::Loss(254).fits());
+    assert!(!Value::Loss(256).fits());
+    assert!(!Value::Win(255).fits());
     assert!(!Value::Win(4).fits());
     assert_eq!(Value::Loss(66).back(), Value::Win(67));
+}
+
+/// A line of `n` positions, each with one move to the one before; the first is lost.
+fn chain(n: usize) -> Graph {
+    let succ = (0..n)
+        .map(|i| match i {
+            0 => vec![],
+            _ => vec![Outcome::Index(i as Index - 1)],
+        })
+        .collect();
+    let mut terminal = vec![None; n];
+    terminal[0] = Some(Value::Loss(0));
+    Graph::new(succ, terminal, vec![false; n])
+}
+
+#[test]
+fn the_longest_loss_a_record_holds_is_solved_and_one_ply_more_is_refused() {
+    let opts = SolveOptions { progress: &Silent };
+    let sol = super::two_queue::solve(&chain(255), &opts).unwrap();
+    assert_eq!(sol.value(0), Value::Loss(0));
+    assert_eq!(sol.value(1), Value::Win(1));
+    assert_eq!(sol.value(2), Value::Loss(2));
+    assert_eq!(sol.value(253), Value::Win(MAX_WIN_PLIES));
+    assert_eq!(sol.value(254), Value::Loss(MAX_LOSS_PLIES));
+    assert_eq!((sol.mv(0), sol.mv(2)), (NO_MOVE, 1));
+    let err = super::two_queue::solve(&chain(256), &opts).unwrap_err();
+    assert!(matches!(err, super::SolveError::TooDeep(255)), "{err}");
 }

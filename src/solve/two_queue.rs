@@ -27,12 +27,38 @@ use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::SolveError;
-use crate::game::{Game, Index, Outcome, Solution, SolveOptions, Value, MAX_PLIES, NO_MOVE};
+use crate::game::{
+    Game, Index, Outcome, Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE,
+};
 
-/// Marks a slot not yet solved. Every byte is a value (`Value::to_byte`), so the draw byte
-/// serves: what is never reached ends a draw anyway, and a terminal draw (a stalemate) has
-/// no moves, so it is nobody's predecessor and never changes.
+/// Marks a slot not yet solved. Every byte is a value ([`enc`]), so the draw byte serves:
+/// what is never reached ends a draw anyway, and a terminal draw (a stalemate) has no
+/// moves, so it is nobody's predecessor and never changes.
 const UNKNOWN: u8 = 1;
+
+/// The solver's byte for a value: the record's value byte, except that a terminal loss is
+/// 0. A record shares byte 129 between a terminal loss and a loss in one move (its move
+/// byte tells them apart, see [`Value::to_byte`]); the solver must tell them apart from the
+/// byte alone when it picks best moves. Illegal slots hold 0 too: they are nobody's
+/// successor, and pass 1 marks them for the output.
+fn enc(v: Value) -> u8 {
+    if v == Value::Loss(0) {
+        0
+    } else {
+        v.to_byte()
+    }
+}
+
+/// Inverse of [`enc`] for legal slots.
+fn dec(b: u8) -> Value {
+    if b == 0 {
+        Value::Loss(0)
+    } else {
+        // Any move byte but `NO_MOVE`: byte 129 is then a loss in one move.
+        Value::from_record(b, 1)
+    }
+}
+
 /// Indices per parallel work item.
 const CHUNK: usize = 1 << 12;
 
@@ -117,7 +143,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<(Seeds, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<(Seeds, BitVec, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -131,12 +157,16 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
     // Slots whose record pass 1 settled for good (illegal, terminal, no move): pass 3 skips
     // them without decoding. One bit per slot, in slot order (chunks are collected in order).
     let mut settled = BitVec::<usize, Lsb0>::with_capacity(n);
+    // Illegal slots among them (their solver byte is the terminal loss's, see `enc`).
+    let mut illegal = BitVec::<usize, Lsb0>::with_capacity(n);
     for r in chunks {
-        let (s, bits) = r?;
+        let (s, bits, ill) = r?;
         seeds = merge(seeds, s);
         settled.extend_from_bitslice(&bits);
+        illegal.extend_from_bitslice(&ill);
     }
     debug_assert_eq!(settled.len(), n);
+    debug_assert_eq!(illegal.len(), n);
     let st = State { value, count };
     let mut links = std::mem::take(&mut seeds.links);
     links.sort_unstable_by_key(|l| (l.to, l.from));
@@ -153,11 +183,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
     }
 
     // Pass 2: the two queues, depth by depth.
-    let legal = st
-        .value
-        .par_iter()
-        .filter(|v| v.load(Relaxed) != Value::Illegal.to_byte())
-        .count();
+    let legal = n - illegal.count_ones();
     progress.phase("retrograde", legal as u64);
     let mut lost: Vec<Vec<Index>> = std::mem::take(&mut seeds.lost);
     let mut d = 0usize;
@@ -173,7 +199,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         let l = take(&mut lost, d);
         progress.advance(l.len() as u64);
         // Lost at d: every predecessor is won at d + 1 (the first time it is reached).
-        let win = Value::Win(d as u16 + 1).to_byte();
+        let win = enc(Value::Win(d as u16 + 1));
         let try_win = |p: Index, out: &mut Vec<Index>| {
             if st.value[p as usize]
                 .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
@@ -215,12 +241,12 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         for p in take(&mut seeds.won, d + 1) {
             try_win(p, &mut won);
         }
-        if !won.is_empty() && d + 1 > MAX_PLIES as usize {
+        if !won.is_empty() && d + 1 > MAX_WIN_PLIES as usize {
             return Err(SolveError::TooDeep(d as u16 + 1));
         }
         progress.advance(won.len() as u64);
         // Won at d + 1: a predecessor whose moves all lead to such wins is lost at d + 2.
-        let lose = Value::Loss(d as u16 + 2).to_byte();
+        let lose = enc(Value::Loss(d as u16 + 2));
         let try_lose = |p: Index, out: &mut Vec<Index>| {
             let p = p as usize;
             if st.value[p].load(Relaxed) == UNKNOWN
@@ -257,13 +283,13 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             try_lose(p, &mut next);
         }
         for link in take(&mut link_dec, d + 1) {
-            let target = Value::from_byte(st.value[link.to as usize].load(Relaxed));
+            let target = dec(st.value[link.to as usize].load(Relaxed));
             if !matches!(target, Value::Win(w) if (w as usize) < d + 1) {
                 try_lose(link.from, &mut next);
             }
         }
         if !next.is_empty() {
-            if d + 2 >= MAX_PLIES as usize {
+            if d + 2 > MAX_LOSS_PLIES as usize {
                 return Err(SolveError::TooDeep(d as u16 + 2));
             }
             if lost.len() <= d + 2 {
@@ -285,15 +311,19 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             for (k, rec) in out.chunks_exact_mut(2).enumerate() {
                 let i = lo + k;
                 // Never reached: a draw, which is what `UNKNOWN` already says.
-                let v = st.value[i].load(Relaxed);
-                rec[0] = v;
+                if illegal[i] {
+                    rec[0] = Value::Illegal.to_byte();
+                    rec[1] = NO_MOVE;
+                    continue;
+                }
+                let value = dec(st.value[i].load(Relaxed));
+                rec[0] = value.to_byte();
                 rec[1] = NO_MOVE;
                 if settled[i] {
                     continue;
                 }
-                let value = Value::from_byte(v);
                 let pos = game.decode(i as Index).expect("legal slots decode");
-                let stored = |j: Index| Value::from_byte(st.value[j as usize].load(Relaxed));
+                let stored = |j: Index| dec(st.value[j as usize].load(Relaxed));
                 rec[1] = game.first_successor(&pos, &|to| to.value(stored).back() == value);
             }
             progress.advance(out.len() as u64 / 2);
@@ -310,26 +340,29 @@ fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
 }
 
 /// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
-/// the bits of `lo..hi` whose record is already final (see `settled` in [`solve`]).
+/// the bits of `lo..hi` whose record is already final and of those illegal (see `settled`
+/// and `illegal` in [`solve`]).
 fn init_chunk<G: Game>(
     game: &G,
     lo: usize,
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<(Seeds, BitVec), SolveError> {
+) -> Result<(Seeds, BitVec, BitVec), SolveError> {
     let mut seeds = Seeds::default();
     let mut settled = bitvec![0; hi - lo];
+    let mut illegal = bitvec![0; hi - lo];
     let mut succ = Vec::new();
     let mut targets = Vec::new();
     for i in lo..hi {
         let Some(pos) = game.decode(i as Index) else {
-            value[i].store(Value::Illegal.to_byte(), Relaxed);
+            value[i].store(enc(Value::Loss(0)), Relaxed);
             settled.set(i - lo, true);
+            illegal.set(i - lo, true);
             continue;
         };
         if let Some(v) = game.terminal(&pos) {
-            value[i].store(v.to_byte(), Relaxed);
+            value[i].store(enc(v), Relaxed);
             settled.set(i - lo, true);
             if let Value::Loss(d) = v {
                 push_at(&mut seeds.lost, d as usize, i as Index);
@@ -340,7 +373,7 @@ fn init_chunk<G: Game>(
         game.successors(&pos, &mut succ);
         if succ.is_empty() {
             // A game that forgot to call this terminal: no move at all is a draw.
-            value[i].store(Value::Draw.to_byte(), Relaxed);
+            value[i].store(enc(Value::Draw), Relaxed);
             settled.set(i - lo, true);
             continue;
         }
@@ -377,5 +410,5 @@ fn init_chunk<G: Game>(
         }
         count[i].store(c as u8, Relaxed);
     }
-    Ok((seeds, settled))
+    Ok((seeds, settled, illegal))
 }

@@ -11,15 +11,16 @@ pub enum TableError {
     },
     #[error("{path}: not a regular file ({kind}); a table must be a plain file")]
     NotRegular { path: PathBuf, kind: &'static str },
-    #[error("{path}: table format version 1, this build reads version {expected}: regenerate it with `{command}`")]
+    #[error("{path}: table format version {found}, this build reads version {expected}: regenerate it with `{command}`")]
     OldVersion {
         path: PathBuf,
+        found: u32,
         expected: u32,
         command: String,
     },
     #[error("{path}: not a retro table (wrong magic bytes)")]
     Magic { path: PathBuf },
-    #[error("{path}: table format version {found}, this build reads version {expected} (version 1 stored distances in plies): regenerate it with `retro generate`")]
+    #[error("{path}: table format version {found} is newer than this build's version {expected}: use a newer retro, or regenerate it with `retro generate`")]
     Version {
         path: PathBuf,
         found: u32,

@@ -3,7 +3,7 @@
 use byteorder::{LittleEndian as LE, ReadBytesExt, WriteBytesExt};
 use std::io::{Cursor, Read};
 
-use super::{checksum, ALIGN, MAGIC, VERSION};
+use super::{checksum, ALIGN, MAGIC, VALUE_CODES, VERSION};
 
 /// What a table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,8 +98,8 @@ impl Header {
                 .filter(|&(_, n)| n > 0)
                 .collect();
             out.write_u16::<LE>(used.len() as u16).expect("vec write");
-            for (b, n) in used {
-                out.write_u8(b as u8).expect("vec write");
+            for (code, n) in used {
+                out.write_u16::<LE>(code as u16).expect("vec write");
                 out.write_u64::<LE>(n).expect("vec write");
             }
         }
@@ -129,10 +129,13 @@ impl Header {
             let mut f = || c.read_u64::<LE>().map_err(|_| "section entry cut off");
             let (records, offset, checksum) = (f()?, f()?, f()?);
             let used = c.read_u16::<LE>().map_err(|_| "histogram cut off")?;
-            let mut histogram = vec![0u64; 256];
+            let mut histogram = vec![0u64; VALUE_CODES];
             for _ in 0..used {
-                let b = c.read_u8().map_err(|_| "histogram cut off")?;
-                histogram[b as usize] = c.read_u64::<LE>().map_err(|_| "histogram cut off")?;
+                let code = c.read_u16::<LE>().map_err(|_| "histogram cut off")? as usize;
+                let slot = histogram
+                    .get_mut(code)
+                    .ok_or_else(|| format!("histogram value code {code} out of range"))?;
+                *slot = c.read_u64::<LE>().map_err(|_| "histogram cut off")?;
             }
             sections.push(SectionInfo {
                 name,
@@ -187,8 +190,10 @@ mod tests {
                 offset: 0,
                 checksum: 7,
                 histogram: {
-                    let mut h = vec![0; 256];
-                    h[1] = 10;
+                    let mut h = vec![0; VALUE_CODES];
+                    h[1] = 7;
+                    // The last code: a loss in 127 moves.
+                    h[256] = 3;
                     h
                 },
             }],
@@ -212,5 +217,16 @@ mod tests {
             b.extend_from_slice(&[0; 8]); // a checksum slot, so decode reads the body only
             assert!(Header::decode(&b).is_err(), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn a_histogram_code_beyond_the_last_is_an_error() {
+        let mut bytes = header().encode();
+        // The last histogram entry (code 256, count 3) sits just before the checksum.
+        let at = bytes.len() - 8 - 8 - 2;
+        assert_eq!(&bytes[at..at + 2], &256u16.to_le_bytes());
+        bytes[at..at + 2].copy_from_slice(&257u16.to_le_bytes());
+        let e = Header::decode(&bytes).unwrap_err();
+        assert!(e.contains("histogram value code 257 out of range"), "{e}");
     }
 }

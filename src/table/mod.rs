@@ -5,21 +5,24 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTB\0` |
-//! | 8 | 4 | format version (2: distances in moves, see `crate::game::Value::to_byte`) |
+//! | 8 | 4 | format version (3: see `crate::game::Value::to_byte`) |
 //! | 12 | 4 | header length `H` in bytes, from offset 0 to the end of the header checksum |
 //! | 16 | … | game id, table name, parameters, sections (see [`header`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` (the header checksum) |
 //! | aligned | 2 × n | each section's records `[value, move]`, at a multiple of 4096 |
 //!
 //! Each section's header entry holds its record count, payload offset, the xxh3-64 checksum
-//! of its payload and a histogram of its value bytes (the per-distance statistics).
+//! of its payload and a histogram of its values by `crate::game::Value::code` (the
+//! per-distance statistics).
 //!
 //! Every byte is covered: the header by its checksum, each payload by its own, and the
 //! padding before each payload must be zero (the reader checks it). `retro verify` also
 //! recomputes the statistics from the records.
 //!
-//! Version 2 differs from version 1 in what the record bytes mean (the game defines them);
-//! a version-1 file is refused with the command that regenerates it.
+//! Versions differ in what the record bytes mean: version 1 stored distances in plies,
+//! version 2 in moves, and version 3 frees a byte for a 127-move loss (a terminal loss and
+//! a loss in one move share a value byte; the move byte tells them apart) and keys the
+//! histograms by value code. An older file is refused with the command that regenerates it.
 
 pub mod error;
 pub mod header;
@@ -36,7 +39,9 @@ pub use writer::write_table;
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// Bins of a section's histogram: one per [`crate::game::Value::code`].
+pub const VALUE_CODES: usize = 257;
 /// Payload alignment: a page, so each section can be mapped and read on its own.
 pub const ALIGN: u64 = 4096;
 /// The file name extension of table files.

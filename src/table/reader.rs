@@ -8,7 +8,7 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use super::header::Header;
 use super::storage::Storage;
 use super::{checksum, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
-use crate::game::Index;
+use crate::game::{Index, Value};
 
 /// An open, checked table file.
 pub struct Table {
@@ -137,9 +137,9 @@ impl Table {
             });
         }
         let version = LE::read_u32(&map[8..12]);
-        if version == 1 {
-            // Version 1 laid the header out as version 2 does: take the table's name from
-            // it if it reads, else from the file name.
+        if (1..VERSION).contains(&version) {
+            // An older table: name the command that regenerates it. Take the table's name
+            // from its header if that still reads, else from the file name.
             let hlen = LE::read_u32(&map[12..16]) as usize;
             let name = map
                 .get(..hlen)
@@ -159,6 +159,7 @@ impl Table {
             }
             return Err(TableError::OldVersion {
                 path: p(),
+                found: version,
                 expected: VERSION,
                 command,
             });
@@ -290,6 +291,13 @@ impl Table {
     /// Every record of section `s`, as `[value, move]` pairs.
     pub fn section_records(&self, s: &super::SectionInfo) -> &[u8] {
         self.section_bytes(s)
+    }
+
+    /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
+    #[inline]
+    pub fn value(&self, index: Index) -> Value {
+        let (v, mv) = self.record(index);
+        Value::from_record(v, mv)
     }
 
     /// The record `[value byte, move byte]` at `index`; `(0, 0)` (illegal, no move) outside

@@ -38,7 +38,7 @@ impl VerifyReport {
 /// What a record should be, or why it is wrong.
 fn check_one<G: GameText>(game: &G, table: &Table, i: Index) -> Result<(), String> {
     let (vb, mv) = table.record(i);
-    let stored = Value::from_byte(vb);
+    let stored = Value::from_record(vb, mv);
     let Some(pos) = game.decode(i) else {
         return if stored == Value::Illegal && mv == NO_MOVE {
             Ok(())

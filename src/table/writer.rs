@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::header::{Header, SectionInfo};
-use super::{checksum, TableError, EXTENSION};
-use crate::game::Section;
+use super::{checksum, TableError, EXTENSION, VALUE_CODES};
+use crate::game::{Section, Value};
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     move |source| TableError::Io {
@@ -22,19 +22,19 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     }
 }
 
-/// Histogram of the value bytes of `payload` (pairs of `[value, move]`).
+/// Histogram of the values of `payload` (pairs of `[value, move]`), by [`Value::code`].
 pub fn histogram(payload: &[u8]) -> Vec<u64> {
     payload
         .par_chunks(1 << 20)
         .map(|chunk| {
-            let mut h = vec![0u64; 256];
+            let mut h = vec![0u64; VALUE_CODES];
             for r in chunk.chunks_exact(2) {
-                h[r[0] as usize] += 1;
+                h[Value::from_record(r[0], r[1]).code() as usize] += 1;
             }
             h
         })
         .reduce(
-            || vec![0u64; 256],
+            || vec![0u64; VALUE_CODES],
             |mut a, b| {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a

@@ -64,7 +64,7 @@ fn longest_mates() {
     // queens into KQvKR). Exactly one such position is stored, none longer.
     let t = Table::open(&registry::table_path(tables(), "KRvKP")).unwrap();
     let black = &t.header().sections[1].histogram;
-    assert_eq!(black[Value::Win(85).to_byte() as usize], 1);
+    assert_eq!(black[Value::Win(85).code() as usize], 1);
     assert_eq!(longest("KRvKP"), 43);
     // Bare minor pieces cannot mate.
     for m in ["KBvK", "KNvK"] {
@@ -124,7 +124,7 @@ fn generic_kbnv_k_agrees_with_the_kbnk_table() {
             retro::kbnk::Side::Black => Color::Black,
         };
         let j = chess.encode(&p);
-        let v = Value::from_byte(generic.table.record(j).0);
+        let v = generic.table.value(j);
         assert_eq!(sol.value(i), v, "{k:?}");
         // The generic table's best move, seen in this position's frame, is a move of equal
         // value in the KBNK table.

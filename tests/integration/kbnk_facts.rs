@@ -25,19 +25,19 @@ fn fixture() -> &'static Fixture {
 
 const HALF: usize = 8_388_608;
 
-/// Histogram of value bytes of one section (0 white, 1 black).
-fn histogram(sol: &Solution, section: usize) -> [u64; 256] {
-    let mut h = [0u64; 256];
+/// Histogram of the values of one section (0 white, 1 black), by value code.
+fn histogram(sol: &Solution, section: usize) -> [u64; 257] {
+    let mut h = [0u64; 257];
     for r in sol.records[section * 2 * HALF..(section + 1) * 2 * HALF].chunks_exact(2) {
-        h[r[0] as usize] += 1;
+        h[Value::from_record(r[0], r[1]).code() as usize] += 1;
     }
     h
 }
 
-fn count(h: &[u64; 256], f: impl Fn(Value) -> bool) -> u64 {
-    (0..256)
-        .filter(|&b| f(Value::from_byte(b as u8)))
-        .map(|b| h[b])
+fn count(h: &[u64; 257], f: impl Fn(Value) -> bool) -> u64 {
+    (0..257)
+        .filter(|&c| f(Value::from_code(c as u16).unwrap()))
+        .map(|c| h[c])
         .sum()
 }
 
@@ -61,15 +61,15 @@ fn published_facts() {
     // White never loses, black never wins.
     assert_eq!(count(&w, |v| matches!(v, Value::Loss(_))), 0);
     assert_eq!(count(&b, |v| matches!(v, Value::Win(_))), 0);
-    assert_eq!(b[Value::Loss(0).to_byte() as usize], 232, "checkmates");
-    assert_eq!(w[Value::Win(1).to_byte() as usize], 920, "mate in 1");
-    assert_eq!(b[Value::Loss(2).to_byte() as usize], 156, "lost in 1");
+    assert_eq!(b[Value::Loss(0).code() as usize], 232, "checkmates");
+    assert_eq!(w[Value::Win(1).code() as usize], 920, "mate in 1");
+    assert_eq!(b[Value::Loss(2).code() as usize], 156, "lost in 1");
     // Longest: 33 moves for both sides.
-    let longest_w = (0..256).rev().find(|&i| w[i] > 0 && i >= 2).unwrap();
-    assert_eq!(Value::from_byte(longest_w as u8), Value::Win(65));
+    let longest_w = (0..257).rev().find(|&i| w[i] > 0 && i >= 2).unwrap();
+    assert_eq!(Value::from_code(longest_w as u16), Some(Value::Win(65)));
     assert_eq!(w[longest_w], 552);
-    let longest_b = (0..256).rev().find(|&i| b[i] > 0).unwrap();
-    assert_eq!(Value::from_byte(longest_b as u8), Value::Loss(66));
+    let longest_b = (0..257).rev().find(|&i| b[i] > 0).unwrap();
+    assert_eq!(Value::from_code(longest_b as u16), Some(Value::Loss(66)));
     assert_eq!(b[longest_b], 1_480);
 }
 

@@ -1,6 +1,6 @@
-//! The table file format, version 2: every byte checked (header checksum, payload
+//! The table file format, version 3: every byte checked (header checksum, payload
 //! checksums, zero padding, statistics recomputed by `verify`), the table name compared,
-//! version 1 refused with the command that regenerates it, special files refused.
+//! older versions refused with the command that regenerates it, special files refused.
 
 use std::path::{Path, PathBuf};
 
@@ -33,25 +33,43 @@ fn all(o: &std::process::Output) -> String {
 }
 
 #[test]
-fn version_1_is_refused_with_the_command_that_regenerates_it() {
-    let (dir, path) = edited(|b| b[8..12].copy_from_slice(&1u32.to_le_bytes()));
-    let o = retro(&["info", path.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", all(&o));
-    let e = stderr(&o);
-    assert!(e.contains("format version 1"), "{e}");
+fn older_versions_are_refused_with_the_command_that_regenerates_them() {
+    for version in [1u32, 2] {
+        let (dir, path) = edited(|b| b[8..12].copy_from_slice(&version.to_le_bytes()));
+        let o = retro(&["info", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", all(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!(
+                "format version {version}, this build reads version 3"
+            )),
+            "{e}"
+        );
+        assert!(
+            e.contains("regenerate it with `retro generate kbnk --out"),
+            "{e}"
+        );
+        let o = retro(&[
+            "probe",
+            "kbnk",
+            "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
+            "--tables",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(&format!("format version {version}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // A version from a newer build is not called old.
+    let (_dir, path) = edited(|b| b[8..12].copy_from_slice(&4u32.to_le_bytes()));
+    let e = stderr(&retro(&["info", path.to_str().unwrap()]));
     assert!(
-        e.contains("regenerate it with `retro generate kbnk --out"),
+        e.contains("version 4 is newer than this build's version 3"),
         "{e}"
     );
-    let o = retro(&[
-        "probe",
-        "kbnk",
-        "8/8/8/8/8/8/5k2/5BNK w - - 0 1",
-        "--tables",
-        dir.path().to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("format version 1"), "{}", stderr(&o));
 }
 
 #[test]
