@@ -3,13 +3,14 @@
 //! a folder under `games/`, a `mod` line in `lib.rs`, and one entry there.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::game::{
     DistanceUnit, Game, GameText, PositionError, Presented, Section, Solution, SolveOptions,
 };
 use crate::progress::Progress;
 use crate::solve::SolveError;
-use crate::table::{Load, Table, TableError};
+use crate::table::{shared, Load, Table, TableError};
 
 /// A game with its parameters, type-erased.
 pub trait Plugin: Send + Sync {
@@ -215,7 +216,9 @@ pub fn table_path(dir: &Path, name: &str) -> PathBuf {
 /// A table opened and checked against its game.
 pub struct Loaded {
     pub plugin: Box<dyn Plugin>,
-    pub table: Table,
+    /// Shared with every other user of the same file in this process (see
+    /// [`crate::table::shared`]).
+    pub table: Arc<Table>,
 }
 
 /// Open table `name` from `dir`, with an error naming the command that makes it if missing.
@@ -233,7 +236,7 @@ pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
         });
     }
     let plugin = plugin_in(name, dir)?;
-    let table = Table::open(&path)?;
+    let table = shared::open(&path, Load::Auto)?;
     check(&*plugin, &table)?;
     Ok(Loaded { plugin, table })
 }
@@ -241,16 +244,16 @@ pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
 /// Open a table file by path, finding its game from the header.
 pub fn open_file(path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryError> {
     let table = if verify_checksum {
-        Table::open(path)?
+        shared::open(path, Load::Auto)?
     } else {
-        Table::open_unverified(path)?
+        Arc::new(Table::open_unverified(path)?)
     };
     with_plugin(path, table)
 }
 
 /// The game of an opened table file; the tables it reads besides its own (chess
 /// sub-tables) are looked for beside it.
-fn with_plugin(path: &Path, table: Table) -> Result<Loaded, RegistryError> {
+fn with_plugin(path: &Path, table: Arc<Table>) -> Result<Loaded, RegistryError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let plugin = plugin_in(&table.header().name, dir)?;
     check(&*plugin, &table)?;
@@ -283,7 +286,7 @@ fn check(plugin: &dyn Plugin, table: &Table) -> Result<(), TableError> {
 
 /// Open a table file by path, checked in full, its bytes held as `load` says.
 pub fn open_file_with(path: &Path, load: Load) -> Result<Loaded, RegistryError> {
-    with_plugin(path, Table::open_with(path, load)?)
+    with_plugin(path, shared::open(path, load)?)
 }
 
 /// Every readable table in `dir`, sorted by name; unreadable files (special files included:

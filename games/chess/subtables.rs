@@ -6,7 +6,9 @@ use super::index::Layout;
 use super::material::{Color, Material, Role};
 use super::position::Position;
 use crate::game::Value;
-use crate::table::{Table, TableError};
+use std::sync::Arc;
+
+use crate::table::{shared, Load, Table, TableError};
 
 /// Why the sub-tables of a material could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +57,7 @@ fn signature(pos: &Position) -> Signature {
 struct Sub {
     sig: Signature,
     layout: Layout,
-    table: Table,
+    table: Arc<Table>,
 }
 
 /// The open sub-tables of one material.
@@ -86,7 +88,7 @@ impl SubTables {
                     dir: dir.to_path_buf(),
                 });
             }
-            let table = Table::open(&path).map_err(|source| SubTableError::Bad {
+            let table = shared::open(&path, Load::Auto).map_err(|source| SubTableError::Bad {
                 material: material.clone(),
                 child: name.clone(),
                 source,

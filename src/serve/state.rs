@@ -14,7 +14,7 @@ use crate::table::{Load, Table};
 /// One served table.
 pub struct Served {
     pub plugin: Box<dyn Plugin>,
-    pub table: Table,
+    pub table: Arc<Table>,
 }
 
 /// The shared state: cheap to clone.
@@ -39,8 +39,11 @@ impl AppState {
     /// Serve every readable table in `dir`. Files that cannot be opened are reported on
     /// stderr and skipped; the server still starts.
     pub fn load(dir: &Path) -> AppState {
+        // The server holds every table, and each chess table opens its sub-tables: none
+        // may be mapped, or a table rewritten in place could kill the server (SIGBUS).
+        crate::table::set_never_map();
         let mut loaded = Vec::new();
-        for r in registry::scan(dir, Load::Copy) {
+        for r in registry::scan(dir, Load::Safe) {
             match r {
                 Ok(l) => loaded.push(l),
                 Err(e) => eprintln!("retro serve: skipping a table: {e}"),

@@ -27,13 +27,14 @@
 pub mod error;
 pub mod header;
 pub mod reader;
+pub mod shared;
 pub mod storage;
 pub mod verify;
 pub mod writer;
 
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
-pub use reader::{Load, Table};
+pub use reader::{set_never_map, Load, Table};
 pub use writer::write_table;
 
 /// The first eight bytes of every table file.

@@ -1,7 +1,9 @@
 //! Reading a table through a memory map, refusing anything malformed.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
@@ -37,13 +39,31 @@ pub enum ChecksumStatus {
     Mismatch(Vec<String>),
 }
 
-/// Whether to copy the file into memory or map it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How to hold a table's bytes. Files up to [`IN_MEMORY_MAX`] bytes are always copied into
+/// memory; the choice is about larger ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Load {
-    /// Copy files up to [`IN_MEMORY_MAX`] bytes, map larger ones.
+    /// Map larger files: the fastest reads (the solver reading sub-tables), but a file
+    /// truncated in place by another program kills the process (SIGBUS).
     Auto,
-    /// Always copy: nothing done to the file afterwards can crash the reader (the server).
-    Copy,
+    /// Read larger files at positions: nothing done to the file afterwards can crash the
+    /// reader, and memory stays small however many tables are open (the server).
+    Safe,
+}
+
+/// Set by [`never_map`]: the process reads at positions whatever [`Load`] asks.
+static NEVER_MAP: AtomicBool = AtomicBool::new(false);
+
+/// From now on, every table this process opens is copied or read at positions, never
+/// mapped: for a process that must outlive any change to its files (`retro serve`). A
+/// process-wide switch rather than a parameter because chess plug-ins open their
+/// sub-tables deep inside the registry, and a server must not map any of them.
+pub fn set_never_map() {
+    NEVER_MAP.store(true, Relaxed);
+}
+
+pub(crate) fn never_map() -> bool {
+    NEVER_MAP.load(Relaxed)
 }
 
 /// What kind of file `meta` describes, for a message.
@@ -77,19 +97,22 @@ impl Table {
     /// [`Table::open`], choosing how the bytes are held.
     pub fn open_with(path: &Path, load: Load) -> Result<Table, TableError> {
         let t = Table::open_unverified_with(path, load)?;
-        if let ChecksumStatus::Mismatch(_) = t.checksum_status() {
-            let s = t
-                .header
-                .sections
-                .iter()
-                .find(|s| checksum(t.section_bytes(s)) != s.checksum)
-                .expect("a mismatching section exists");
-            return Err(TableError::Checksum {
-                path: path.to_path_buf(),
-                part: format!("section '{}'", s.name),
-                stored: s.checksum,
-                computed: checksum(t.section_bytes(s)),
-            });
+        for s in &t.header.sections {
+            let computed =
+                t.map
+                    .checksum(s.offset, s.byte_len())
+                    .map_err(|source| TableError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    })?;
+            if computed != s.checksum {
+                return Err(TableError::Checksum {
+                    path: path.to_path_buf(),
+                    part: format!("section '{}'", s.name),
+                    stored: s.checksum,
+                    computed,
+                });
+            }
         }
         Ok(t)
     }
@@ -120,30 +143,36 @@ impl Table {
                 kind: kind_of(&meta),
             });
         }
-        let map = if load == Load::Copy || meta.len() <= IN_MEMORY_MAX {
+        let map = if meta.len() <= IN_MEMORY_MAX {
             Storage::read(&file, meta.len())
+        } else if load == Load::Safe || never_map() {
+            Ok(Storage::positioned(file, meta.len()))
         } else {
             Storage::map(&file)
         }
         .map_err(io)?;
-        if map.len() < 16 || map[..8] != MAGIC {
-            return Err(if map.len() < 8 || map[..8] != MAGIC {
+        let len = map.len();
+        let read = |at: u64, n: u64| map.bytes(at, n).map_err(io);
+        let head = read(0, len.min(16))?;
+        if len < 16 || head[..8] != MAGIC {
+            return Err(if len < 8 || head[..8] != MAGIC {
                 TableError::Magic { path: p() }
             } else {
                 TableError::Size {
                     path: p(),
-                    detail: format!("{} bytes is shorter than any header", map.len()),
+                    detail: format!("{len} bytes is shorter than any header"),
                 }
             });
         }
-        let version = LE::read_u32(&map[8..12]);
+        let version = LE::read_u32(&head[8..12]);
+        let hlen = LE::read_u32(&head[12..16]) as u64;
         if (1..VERSION).contains(&version) {
             // An older table: name the command that regenerates it. Take the table's name
             // from its header if that still reads, else from the file name.
-            let hlen = LE::read_u32(&map[12..16]) as usize;
             let name = map
-                .get(..hlen)
-                .and_then(|h| Header::decode(h).ok())
+                .bytes(0, hlen)
+                .ok()
+                .and_then(|h| Header::decode(&h).ok())
                 .map(|h| h.name)
                 .unwrap_or_else(|| {
                     let stem = path.file_stem().unwrap_or_default();
@@ -171,15 +200,16 @@ impl Table {
                 expected: VERSION,
             });
         }
-        let hlen = LE::read_u32(&map[12..16]) as usize;
-        if hlen < 24 || hlen > map.len() {
+        if hlen < 24 || hlen > len {
             return Err(TableError::Size {
                 path: p(),
-                detail: format!("header claims {hlen} bytes, file has {} bytes", map.len()),
+                detail: format!("header claims {hlen} bytes, file has {len} bytes"),
             });
         }
-        let stored = LE::read_u64(&map[hlen - 8..hlen]);
-        let computed = checksum(&map[..hlen - 8]);
+        let hbytes = read(0, hlen)?;
+        let hlen = hlen as usize;
+        let stored = LE::read_u64(&hbytes[hlen - 8..hlen]);
+        let computed = checksum(&hbytes[..hlen - 8]);
         if stored != computed {
             return Err(TableError::Checksum {
                 path: p(),
@@ -188,22 +218,22 @@ impl Table {
                 computed,
             });
         }
-        let header = Header::decode(&map[..hlen])
-            .map_err(|detail| TableError::Header { path: p(), detail })?;
+        let header =
+            Header::decode(&hbytes).map_err(|detail| TableError::Header { path: p(), detail })?;
         let mut starts = Vec::new();
         let mut index = 0u64;
         let mut end = hlen as u64;
         for s in &header.sections {
-            if s.offset % ALIGN != 0 || s.offset < end {
+            // Each payload starts at the first aligned offset after what precedes it.
+            if s.offset % ALIGN != 0 || s.offset < end || s.offset - end >= ALIGN {
                 return Err(TableError::Header {
                     path: p(),
                     detail: format!("section '{}' has a bad offset {}", s.name, s.offset),
                 });
             }
             // The padding before each payload is zero, so no byte goes unchecked. (The
-            // offset is within the file: the size check below would refuse it otherwise,
-            // but it has not run yet.)
-            let gap = map.get(end as usize..s.offset as usize).unwrap_or_default();
+            // offset may lie beyond the file: the size check below refuses that.)
+            let gap = map.bytes(end, s.offset - end).unwrap_or_default();
             if let Some(k) = gap.iter().position(|&b| b != 0) {
                 return Err(TableError::Padding {
                     path: p(),
@@ -230,10 +260,10 @@ impl Table {
             starts.push((index, s.offset));
             index = index.saturating_add(s.records);
         }
-        if end != map.len() as u64 {
+        if end != len {
             return Err(TableError::Size {
                 path: p(),
-                detail: format!("expected {end} bytes, found {}", map.len()),
+                detail: format!("expected {end} bytes, found {len}"),
             });
         }
         Ok(Table {
@@ -245,8 +275,10 @@ impl Table {
         })
     }
 
-    fn section_bytes(&self, s: &super::SectionInfo) -> &[u8] {
-        &self.map[s.offset as usize..(s.offset + s.byte_len()) as usize]
+    /// The payload checksum of section `s` as the file now reads; `None` if it cannot be
+    /// read (a file read at positions that shrank since it was opened).
+    fn section_checksum(&self, s: &super::SectionInfo) -> Option<u64> {
+        self.map.checksum(s.offset, s.byte_len()).ok()
     }
 
     /// Recompute the payload checksums.
@@ -255,7 +287,7 @@ impl Table {
             .header
             .sections
             .iter()
-            .filter(|s| checksum(self.section_bytes(s)) != s.checksum)
+            .filter(|s| self.section_checksum(s) != Some(s.checksum))
             .map(|s| s.name.clone())
             .collect();
         if bad.is_empty() {
@@ -280,17 +312,19 @@ impl Table {
 
     /// File size in bytes.
     pub fn file_len(&self) -> u64 {
-        self.map.len() as u64
+        self.map.len()
     }
 
-    /// Whether the bytes are a private copy in memory (else a map of the file).
-    pub fn is_copy(&self) -> bool {
-        self.map.is_copy()
+    /// Whether nothing done to the file can crash this reader: its bytes are a private
+    /// copy in memory or read at positions (not a map of the file).
+    pub fn survives_changes(&self) -> bool {
+        self.map.survives_changes()
     }
 
-    /// Every record of section `s`, as `[value, move]` pairs.
-    pub fn section_records(&self, s: &super::SectionInfo) -> &[u8] {
-        self.section_bytes(s)
+    /// Every record of section `s`, as `[value, move]` pairs (read into memory if the file
+    /// is read at positions).
+    pub fn section_records(&self, s: &super::SectionInfo) -> std::io::Result<Cow<'_, [u8]>> {
+        self.map.bytes(s.offset, s.byte_len())
     }
 
     /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
@@ -309,13 +343,77 @@ impl Table {
             k -= 1;
             let (first, offset) = self.starts[k];
             if index >= first {
-                let at = (offset + (index - first) * 2) as usize;
-                return match self.map.get(at..at + 2) {
+                let at = offset + (index - first) * 2;
+                return match self.map.pair(at) {
                     Some(r) if index < self.size => (r[0], r[1]),
                     _ => (0, 0),
                 };
             }
         }
         (0, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{Header, SectionInfo, VALUE_CODES};
+
+    /// A valid table of `records` illegal slots, larger than [`IN_MEMORY_MAX`] (sparse).
+    fn big_table(dir: &Path, records: u64) -> PathBuf {
+        let zeros = vec![0u8; 1 << 20];
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        for _ in 0..records * 2 / zeros.len() as u64 {
+            h.update(&zeros);
+        }
+        let mut histogram = vec![0; VALUE_CODES];
+        histogram[0] = records;
+        let mut header = Header {
+            game: "g".into(),
+            name: "big".into(),
+            params: vec![],
+            sections: vec![SectionInfo {
+                name: "all".into(),
+                records,
+                offset: 0,
+                checksum: h.digest(),
+                histogram,
+            }],
+        };
+        let bytes = header.encode();
+        let path = dir.join("big.rtb");
+        std::fs::write(&path, &bytes).unwrap();
+        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_len(header.file_len()).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_large_table_read_at_positions_survives_being_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = (IN_MEMORY_MAX / 2) + (1 << 20);
+        let path = big_table(dir.path(), records);
+        let mapped = Table::open_with(&path, Load::Auto).unwrap();
+        assert!(!mapped.survives_changes());
+        drop(mapped);
+        let t = Table::open_with(&path, Load::Safe).unwrap();
+        assert!(t.survives_changes());
+        assert_eq!(t.record(records - 1), (0, 0));
+        assert_eq!(t.checksum_status(), ChecksumStatus::Ok);
+        // A byte of the last record changes in place: the checksum sees it.
+        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        use std::os::unix::fs::FileExt;
+        let last = t.file_len() - 1;
+        f.write_all_at(&[9], last).unwrap();
+        assert_eq!(t.record(records - 1), (0, 9));
+        assert_eq!(
+            t.checksum_status(),
+            ChecksumStatus::Mismatch(vec!["all".into()])
+        );
+        // Cut in place: reads beyond the new end answer "illegal", no signal.
+        f.set_len(t.file_len() / 2).unwrap();
+        assert_eq!(t.record(records - 1), (0, 0));
+        assert_eq!(t.record(0), (0, 0));
+        assert!(matches!(t.checksum_status(), ChecksumStatus::Mismatch(_)));
     }
 }

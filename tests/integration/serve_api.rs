@@ -154,7 +154,7 @@ fn takeaway() -> &'static Fixture {
             &dir,
             vec![Loaded {
                 plugin: Box::new(TakeAway),
-                table,
+                table: table.into(),
             }],
         );
         Fixture {
