@@ -17,10 +17,14 @@ function svg(tag, attrs = {}, text) {
 function chart(section, unit) {
   const rows = section.by_distance;
   const W = 640;
-  const H = 220;
   const pad = { l: 44, r: 8, t: 12, b: 26 };
-  const mid = pad.t + (H - pad.t - pad.b) / 2;
-  const half = (H - pad.t - pad.b) / 2;
+  // A side with no losses (or no wins) gets the whole height for the other kind.
+  const hasWins = rows.some((r) => r[1] > 0);
+  const hasLosses = rows.some((r) => r[2] > 0);
+  const H = hasWins && hasLosses ? 240 : 150;
+  const span = H - pad.t - pad.b;
+  const mid = hasWins && hasLosses ? pad.t + span / 2 : hasWins ? H - pad.b : pad.t;
+  const half = hasWins && hasLosses ? span / 2 : span;
   const maxD = rows.length ? rows[rows.length - 1][0] : 0;
   const maxN = Math.max(1, ...rows.map((r) => Math.max(r[1], r[2])));
   const step = (W - pad.l - pad.r) / (maxD + 1);
@@ -29,8 +33,8 @@ function chart(section, unit) {
   const root = svg("svg", { class: "histogram", viewBox: `0 0 ${W} ${H}`, role: "img", "data-section": section.name });
   root.append(svg("title", {}, `${section.name} to move: positions per distance in ${unit}`));
   root.append(svg("line", { x1: pad.l, x2: W - pad.r, y1: mid, y2: mid, class: "axis" }));
-  root.append(svg("text", { x: pad.l - 6, y: pad.t + 10, class: "label", "text-anchor": "end" }, "wins"));
-  root.append(svg("text", { x: pad.l - 6, y: H - pad.b, class: "label", "text-anchor": "end" }, "losses"));
+  if (hasWins) root.append(svg("text", { x: pad.l - 6, y: pad.t + 10, class: "label", "text-anchor": "end" }, "wins"));
+  if (hasLosses) root.append(svg("text", { x: pad.l - 6, y: H - pad.b, class: "label", "text-anchor": "end" }, "losses"));
   for (const [d, wins, losses] of rows) {
     const x = pad.l + d * step + (step - bw) / 2;
     for (const [kind, n] of [
@@ -101,7 +105,7 @@ function section(s, t) {
   return el(
     "section",
     { class: "stat-section", "data-section": s.name },
-    el("h3", {}, `${s.name} to move`),
+    el("h3", {}, `${s.name[0].toUpperCase()}${s.name.slice(1)} to move`),
     el(
       "div",
       { class: "stats" },
