@@ -157,7 +157,8 @@ pub fn move_result(after: Value, why: DrawReason) -> String {
     match after {
         Value::Loss(0) => "checkmate".to_string(),
         Value::Loss(p) => format!("mate in {}", (p + 1).div_ceil(2)),
-        Value::Win(p) => format!("mated in {}", (p + 1) / 2),
+        // The mover is mated in p + 1 plies: (p + 1) / 2 of its moves.
+        Value::Win(p) => format!("mated in {}", p.div_ceil(2)),
         Value::Draw => why.words(),
         Value::Illegal => "not in the table".to_string(),
     }
