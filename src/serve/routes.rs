@@ -12,7 +12,7 @@ use axum::Router;
 use super::api::ProbeQuery;
 use super::assets;
 use super::error::ApiError;
-use super::state::AppState;
+use super::state::{AppState, Served};
 
 /// The longest position text accepted (a FEN is under 100 characters; the largest boards
 /// are a few hundred).
@@ -42,20 +42,14 @@ async fn stats(
     table: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(name) = table.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let served = state.table(&name).ok_or_else(|| ApiError::UnknownTable {
-        name: name.clone(),
-        known: state.known().to_string(),
-    })?;
-    let body = match served.stats.get() {
-        Some(b) => b.clone(),
-        None => {
-            // Decoding the longest positions runs plug-in code: a bug becomes a 500.
-            let made = guarded(|| {
-                let s = super::stats::table_stats(&name, served);
-                serde_json::to_vec(&s).expect("plain data serialises")
-            })?;
-            served.stats.get_or_init(|| made.into()).clone()
-        }
+    let cached = served(&state, &name)?.stats.get().cloned();
+    let body = match cached {
+        Some(b) => b,
+        // The first request scans every record (a second for the largest tables): on a
+        // blocking thread, not on the workers answering other requests.
+        None => tokio::task::spawn_blocking(move || make_stats(&state, &name))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??,
     };
     let mut res = json_bytes(StatusCode::OK, body);
     res.headers_mut().insert(
@@ -63,6 +57,28 @@ async fn stats(
         HeaderValue::from_static("public, max-age=3600"),
     );
     Ok(res)
+}
+
+/// The served table `name`, or 404.
+fn served<'a>(state: &'a AppState, name: &str) -> Result<&'a Served, ApiError> {
+    state.table(name).ok_or_else(|| ApiError::UnknownTable {
+        name: name.to_string(),
+        known: state.known().to_string(),
+    })
+}
+
+/// Make (once) and return the statistics JSON of table `name`.
+fn make_stats(state: &AppState, name: &str) -> Result<axum::body::Bytes, ApiError> {
+    let served = served(state, name)?;
+    if let Some(b) = served.stats.get() {
+        return Ok(b.clone());
+    }
+    // Decoding the longest positions runs plug-in code: a bug becomes a 500.
+    let made = guarded(|| {
+        let s = super::stats::table_stats(name, served);
+        serde_json::to_vec(&s).expect("plain data serialises")
+    })?;
+    Ok(served.stats.get_or_init(|| made.into()).clone())
 }
 
 /// Run plug-in code; a panic is reported as [`ApiError::Internal`], never propagated.
