@@ -239,7 +239,7 @@ async fn viewer_in_chromium() {
         result = super::browser_analysis::stats_page(&c, &base, dir).await;
     }
     if result.is_ok() {
-        result = super::browser_analysis::phone_width(&c, &base).await;
+        result = super::browser_analysis::phone_width(&c, &base, dir).await;
     }
     if result.is_ok() {
         result = any_material(&c).await;

@@ -322,7 +322,7 @@ pub(super) async fn stats_page(c: &Client, base: &str, dir: &Path) -> Result<(),
 /// 390 px wide: the verdict sits directly under the board and the best move is on screen
 /// without scrolling; nothing is wider than the screen. Screenshots of the board, the
 /// statistics page and k-in-a-row.
-pub(super) async fn phone_width(c: &Client, base: &str) -> Result<(), CmdError> {
+pub(super) async fn phone_width(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
     c.set_window_size(390, 844).await?;
     let fen = "8/8/8/3k4/8/8/8/KBN5 w - - 0 1";
     c.goto(&format!("{base}/?table=kbnk&fen={}", fen.replace(' ', "_")))
@@ -359,6 +359,11 @@ pub(super) async fn phone_width(c: &Client, base: &str) -> Result<(), CmdError> 
     assert!(scroll_w <= inner_w, "no sideways scrolling: {g:?}");
     let png = c.screenshot().await?;
     std::fs::write(target_dir().join("browser-phone.png"), png).unwrap();
+    // The whole page at phone width, to look for gaps below the fold.
+    c.set_window_size(390, 2200).await?;
+    let png = c.screenshot().await?;
+    std::fs::write(target_dir().join("browser-phone-full.png"), png).unwrap();
+    c.set_window_size(390, 844).await?;
 
     c.goto(&format!("{base}/?table=kbnk&view=stats")).await?;
     wait_js(
@@ -376,7 +381,9 @@ pub(super) async fn phone_width(c: &Client, base: &str) -> Result<(), CmdError> 
     let png = c.screenshot().await?;
     std::fs::write(target_dir().join("browser-phone-stats.png"), png).unwrap();
 
-    c.goto(&format!("{base}/?table=mnk-3x3-3&board=x../.o./..."))
+    // k-in-a-row: X (a3) and O (b3), X to move takes the centre: a won game, so the value
+    // history shows X's wins, on X's side of the chart, one ply nearer each move.
+    c.goto(&format!("{base}/?table=mnk-3x3-3&board=xo./.../..."))
         .await?;
     wait_js(
         c,
@@ -384,6 +391,38 @@ pub(super) async fn phone_width(c: &Client, base: &str) -> Result<(), CmdError> 
         "the k-in-a-row view",
     )
     .await;
+    c.find(Locator::Css("[data-cell=b2]"))
+        .await?
+        .click()
+        .await?;
+    let dots = wait_js(
+        c,
+        "document.querySelector('.mnk').dataset.board === 'xo./.x./...' && document.querySelectorAll('#value-history circle.vh-dot').length === 2 && \
+         [...document.querySelectorAll('#value-history circle.vh-dot')].map(d => [Number(d.dataset.ply), d.dataset.value, Number(d.dataset.remoteness), d.dataset.turn, Number(d.getAttribute('cx'))])",
+        "the value history after the centre",
+    )
+    .await;
+    let mnk = registry::open(dir, "mnk-3x3-3").unwrap();
+    let probe = |b: &str| -> Json {
+        serde_json::from_str(&mnk.plugin.probe(&mnk.table, b).unwrap().json()).unwrap()
+    };
+    let (a, b) = (probe("xo./.../..."), probe("xo./.x./..."));
+    assert_eq!(a["category"], "win", "X to move wins");
+    assert_eq!(b["category"], "loss", "after the centre O is lost");
+    assert_eq!(
+        b["remoteness"].as_i64().unwrap(),
+        a["remoteness"].as_i64().unwrap() - 1
+    );
+    let dots = dots.as_array().unwrap();
+    assert_eq!(dots.len(), 2);
+    for (dot, (j, ply)) in dots.iter().zip([(&a, 2), (&b, 3)]) {
+        assert_eq!(dot[0], ply);
+        assert_eq!(dot[1], j["category"]);
+        assert_eq!(dot[2], j["remoteness"]);
+        assert_eq!(dot[3], j["turn"]);
+        // X wins: left of the centre line (the chart is 340 wide).
+        assert!(dot[4].as_f64().unwrap() < 170.0, "{dot}");
+    }
     let g = js(
         c,
         "(() => { const b = document.querySelector('#mnk-board').getBoundingClientRect(); \
