@@ -1,4 +1,4 @@
-// KBNK viewer: a free board editor over the tablebase.
+// Chess viewer (KBNK and every chess table): a free board editor and analysis board over the tablebase.
 import { el, probe, getParam, setParams } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
 import { renderLine, lineAround, pgn } from "./chess-line.js";
