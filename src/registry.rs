@@ -28,6 +28,8 @@ pub trait Plugin: Send + Sync {
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
     /// Game-specific summary lines (see [`GameText::summary_lines`]).
     fn summary_lines(&self, table: &Table) -> Vec<String>;
+    /// The position stored at `index`, in the game's notation (`None` for an unused slot).
+    fn position_at(&self, index: crate::game::Index) -> Option<String>;
     /// Which web viewer shows this table (`"chess"`, `"board"`).
     fn viewer(&self) -> &'static str {
         spec_of(&self.name()).map_or("none", |s| s.viewer)
@@ -67,6 +69,9 @@ impl<G: GameText + 'static> Plugin for G {
     }
     fn summary_lines(&self, table: &Table) -> Vec<String> {
         GameText::summary_lines(self, table)
+    }
+    fn position_at(&self, index: crate::game::Index) -> Option<String> {
+        self.decode(index).map(|p| self.position_text(&p))
     }
     fn verify(
         &self,

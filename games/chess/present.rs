@@ -14,14 +14,7 @@ use crate::probe::Probed;
 
 /// "king + queen vs king + rook".
 pub fn title(m: &Material) -> String {
-    let name = |r: &Role| match r {
-        Role::Queen => "queen",
-        Role::Rook => "rook",
-        Role::Bishop => "bishop",
-        Role::Knight => "knight",
-        Role::Pawn => "pawn",
-        Role::King => "king",
-    };
+    let name = |r: &Role| role_name(*r);
     let side = |s: &[Role]| -> String {
         std::iter::once("king")
             .chain(s.iter().map(name))
@@ -38,8 +31,12 @@ struct Answer {
     /// The table answering (stored colouring).
     table: String,
     category: &'static str,
+    /// The result in words, the same in the CLI and the viewer (see [`position_result`]).
+    result: String,
     dtm: Option<i32>,
     mate_in: Option<i32>,
+    /// The side to move is in check.
+    check: bool,
     checkmate: bool,
     stalemate: bool,
     best: Option<BestMove>,
@@ -58,6 +55,10 @@ struct MoveAnswer {
     san: String,
     category: &'static str,
     dtm: Option<i32>,
+    /// The move's result for the side making it, in words (see [`move_result`]).
+    result: String,
+    /// Plies to the end of its line, the move included; null for a draw.
+    plies: Option<u16>,
     capture: bool,
     promotion: Option<char>,
     checkmate: bool,
@@ -92,21 +93,130 @@ pub fn mate_in(v: Value) -> Option<i32> {
     }
 }
 
-/// A value for the side `side` (to move) in words.
-pub fn words(side: &str, v: Value, stalemate: bool) -> String {
+/// Why a drawn position is a draw, where the table or the rules know it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawReason {
+    /// The side to move has no move and is not in check.
+    Stalemate,
+    /// Neither side has mating material (bare kings, a lone bishop or knight).
+    Insufficient,
+    /// The side to move can take a piece into a drawn sub-table.
+    Takes {
+        side: &'static str,
+        role: &'static str,
+    },
+    /// The side to move can promote into a drawn sub-table.
+    Promotes { side: &'static str },
+    /// Nothing simpler than "best play draws".
+    Unknown,
+}
+
+impl DrawReason {
+    /// The words for a drawn result: "draw: black takes the bishop", "stalemate".
+    pub fn words(self) -> String {
+        match self {
+            DrawReason::Stalemate => "stalemate".into(),
+            DrawReason::Insufficient => "draw: insufficient material".into(),
+            DrawReason::Takes { side, role } => format!("draw: {side} takes the {role}"),
+            DrawReason::Promotes { side } => format!("draw: {side} promotes"),
+            DrawReason::Unknown => "draw".into(),
+        }
+    }
+}
+
+/// A piece's name in words.
+pub fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+        Role::King => "king",
+    }
+}
+
+/// The position's result for people, the one wording of the CLI, the JSON and the viewer:
+/// "white mates in 33", "black is mated in 12", "checkmate: white wins", "stalemate",
+/// "draw: black takes the bishop". Checkmate names the winner: the board's view, not the
+/// loser's.
+pub fn position_result(side: &str, v: Value, why: DrawReason) -> String {
+    let other = if side == "white" { "black" } else { "white" };
     match v {
         Value::Win(p) => format!("{side} mates in {}", p.div_ceil(2)),
-        Value::Loss(0) => format!("{side} is checkmated"),
+        Value::Loss(0) => format!("checkmate: {other} wins"),
         Value::Loss(p) => format!("{side} is mated in {}", p / 2),
-        Value::Draw if stalemate => "draw (stalemate)".to_string(),
-        Value::Draw => "draw".to_string(),
+        Value::Draw => why.words(),
         Value::Illegal => "not in the table".to_string(),
     }
 }
 
+/// A move's result for the side making it, from the value `after` it has for the
+/// opponent: "checkmate", "mate in 33", "mated in 12", "draw: black takes the bishop".
+pub fn move_result(after: Value, why: DrawReason) -> String {
+    match after {
+        Value::Loss(0) => "checkmate".to_string(),
+        Value::Loss(p) => format!("mate in {}", (p + 1).div_ceil(2)),
+        // The mover is mated in p + 1 plies: (p + 1) / 2 of its moves.
+        Value::Win(p) => format!("mated in {}", p.div_ceil(2)),
+        Value::Draw => why.words(),
+        Value::Illegal => "not in the table".to_string(),
+    }
+}
+
+/// Plies to the end of a decisive move's line, the move itself included; `None` for a draw.
+pub fn move_plies(after: Value) -> Option<u16> {
+    match after {
+        Value::Win(p) | Value::Loss(p) => Some(p + 1),
+        _ => None,
+    }
+}
+
+/// "1 ply", "65 plies": shown beside a move's result.
+pub fn plies_words(p: u16) -> String {
+    if p == 1 {
+        "1 ply".into()
+    } else {
+        format!("{p} plies")
+    }
+}
+
+/// Bare kings, or one king with a lone bishop or knight: no mate is possible.
+fn insufficient(m: &Material) -> bool {
+    let pieces: Vec<Role> = m.sides.iter().flatten().copied().collect();
+    matches!(pieces.as_slice(), [] | [Role::Bishop] | [Role::Knight])
+}
+
+/// Why the drawn position `pos` is a draw. `subs`: may capture and promotion moves of
+/// `pos` be looked up (they must lead into the plug-in's sub-tables).
+fn draw_reason(chess: &Chess, pos: &Position, subs: bool) -> DrawReason {
+    if terminal(pos) == Some(Value::Draw) {
+        return DrawReason::Stalemate;
+    }
+    if insufficient(&pos.material()) {
+        return DrawReason::Insufficient;
+    }
+    if !subs {
+        return DrawReason::Unknown;
+    }
+    let mut replies = Vec::new();
+    legal_moves(pos, &mut replies);
+    let side = pos.turn.name();
+    replies
+        .iter()
+        .filter(|x| x.converts() && chess.subs.value(&make(pos, x)) == Value::Draw)
+        .map(|x| match x.capture {
+            Some(r) => DrawReason::Takes {
+                side,
+                role: role_name(r),
+            },
+            None => DrawReason::Promotes { side },
+        })
+        .next()
+        .unwrap_or(DrawReason::Unknown)
+}
+
 struct Rendered {
-    value: Value,
-    after: Vec<Value>,
     answer: Answer,
 }
 
@@ -119,27 +229,19 @@ impl ProbeAnswer for Rendered {
     fn text(&self) -> String {
         use std::fmt::Write;
         let a = &self.answer;
-        let them = if a.side == "white" { "black" } else { "white" };
-        let mut text = format!(
-            "{} ({})\n{}\n",
-            a.fen,
-            a.table,
-            words(a.side, self.value, a.stalemate)
-        );
+        let mut text = format!("{} ({})\n{}\n", a.fen, a.table, a.result);
         if let Some(b) = &a.best {
             let _ = writeln!(text, "best move: {} ({})", b.san, b.uci);
         }
         if !a.moves.is_empty() {
             text.push_str("moves:\n");
         }
-        for (m, &v) in a.moves.iter().zip(&self.after) {
-            let _ = writeln!(
-                text,
-                "  {:<8} {:<6} {}",
-                m.san,
-                m.uci,
-                words(them, v, m.stalemate)
-            );
+        for m in &a.moves {
+            let plies = m
+                .plies
+                .map(|p| format!(" ({})", plies_words(p)))
+                .unwrap_or_default();
+            let _ = writeln!(text, "  {:<8} {:<6} {}{plies}", m.san, m.uci, m.result);
         }
         text
     }
@@ -156,6 +258,8 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
         Some(ep) => probed.value.better(ep),
         None => probed.value,
     };
+    // Sub-tables answer for captures and promotions only when the plug-in has them.
+    let subs = !chess.subs.is_rules_only();
     let find = |code: u8| legal.get((code as usize).checked_sub(1)?);
     let moves = probed
         .moves
@@ -163,16 +267,24 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
         .filter_map(|&(code, v)| {
             let m = find(code)?;
             let checkmate = v == Value::Loss(0);
-            let stalemate = v == Value::Draw && terminal(&make(pos, m)) == Some(Value::Draw);
+            let why = if v == Value::Draw {
+                // After a capture or promotion, the opponent's own captures would lead
+                // beyond the sub-tables at hand.
+                draw_reason(chess, &make(pos, m), subs && !m.converts())
+            } else {
+                DrawReason::Unknown
+            };
             Some(MoveAnswer {
                 uci: uci(m),
                 san: san(pos, m, Some(checkmate)),
                 category: category(v),
                 dtm: dtm(v),
+                result: move_result(v, why),
+                plies: move_plies(v),
                 capture: m.capture.is_some(),
                 promotion: m.promotion.map(|r| r.letter().to_ascii_lowercase()),
                 checkmate,
-                stalemate,
+                stalemate: why == DrawReason::Stalemate,
             })
         })
         .collect();
@@ -186,13 +298,20 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
             .find(|m| m.1.back() == value)
             .and_then(|m| find(m.0))
     };
+    let why = if value == Value::Draw {
+        draw_reason(chess, pos, subs)
+    } else {
+        DrawReason::Unknown
+    };
     let answer = Answer {
         fen: to_fen(pos, pos.clock.halfmove, pos.clock.fullmove),
         side: pos.turn.name(),
         table: chess.material().to_string(),
         category: category(value),
+        result: position_result(pos.turn.name(), value, why),
         dtm: dtm(value),
         mate_in: mate_in(value),
+        check: pos.in_check(pos.turn),
         checkmate: term == Some(Value::Loss(0)),
         stalemate: term == Some(Value::Draw),
         best: best.map(|m| BestMove {
@@ -201,9 +320,58 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
         }),
         moves,
     };
-    Box::new(Rendered {
-        value,
-        after: probed.moves.iter().map(|m| m.1).collect(),
-        answer,
-    })
+    Box::new(Rendered { answer })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_in_words() {
+        let none = DrawReason::Unknown;
+        assert_eq!(
+            position_result("white", Value::Win(65), none),
+            "white mates in 33"
+        );
+        assert_eq!(
+            position_result("black", Value::Loss(24), none),
+            "black is mated in 12"
+        );
+        assert_eq!(
+            position_result("black", Value::Loss(0), none),
+            "checkmate: white wins"
+        );
+        assert_eq!(
+            position_result("white", Value::Draw, DrawReason::Stalemate),
+            "stalemate"
+        );
+        // A move to a position lost in 64 plies for the opponent mates in 65 plies: 33 moves.
+        assert_eq!(move_result(Value::Loss(64), none), "mate in 33");
+        assert_eq!(move_plies(Value::Loss(64)), Some(65));
+        assert_eq!(move_result(Value::Loss(0), none), "checkmate");
+        // A move to a position the opponent wins in 23 plies: mated in 12 moves.
+        assert_eq!(move_result(Value::Win(23), none), "mated in 12");
+        assert_eq!(
+            move_result(
+                Value::Draw,
+                DrawReason::Takes {
+                    side: "black",
+                    role: "bishop"
+                }
+            ),
+            "draw: black takes the bishop"
+        );
+        assert_eq!(move_plies(Value::Draw), None);
+    }
+
+    #[test]
+    fn insufficient_material() {
+        let m = |s: &str| Material::parse(s).unwrap();
+        assert!(insufficient(&m("KvK")));
+        assert!(insufficient(&m("KBvK")));
+        assert!(insufficient(&m("KNvK")));
+        assert!(!insufficient(&m("KPvK")));
+        assert!(!insufficient(&m("KBvKN")));
+    }
 }

@@ -21,6 +21,26 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("assets/chess.js"),
     ),
     (
+        "chess-pos.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/chess-pos.js"),
+    ),
+    (
+        "chess-line.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/chess-line.js"),
+    ),
+    (
+        "stats.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/stats.js"),
+    ),
+    (
+        "mnk-chart.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/mnk-chart.js"),
+    ),
+    (
         "mnk.js",
         "text/javascript; charset=utf-8",
         include_bytes!("assets/mnk.js"),

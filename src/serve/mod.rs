@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `GET /` | the viewer (embedded HTML, JavaScript, SVG) |
 //! | `GET /api/tables` | the tables served, with parameters, sizes and statistics |
+//! | `GET /api/tables/<name>/stats.json` | a table's histogram, longest positions and checksums ([`stats`]) |
 //! | `GET /api/probe/<table>?position=<text>` | the probe JSON of `retro probe --json`; 400 for a malformed or illegal position, 404 for an unknown table |
 //! | `GET /tables/<file>` | the raw table files (Range, ETag, conditional GET), nothing outside the folder |
 //!
@@ -19,6 +20,7 @@ pub mod files;
 pub mod listen;
 pub mod routes;
 pub mod state;
+pub mod stats;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -12,7 +12,7 @@ use axum::Router;
 use super::api::ProbeQuery;
 use super::assets;
 use super::error::ApiError;
-use super::state::AppState;
+use super::state::{AppState, Served};
 
 /// The longest position text accepted (a FEN is under 100 characters; the largest boards
 /// are a few hundred).
@@ -22,6 +22,7 @@ pub const MAX_POSITION_LEN: usize = 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/tables", get(tables))
+        .route("/api/tables/{table}/stats.json", get(stats))
         .route("/api/probe/{table}", get(probe))
         .route("/api", get(api_fallback))
         .route("/api/{*rest}", get(api_fallback))
@@ -34,6 +35,62 @@ pub fn router(state: AppState) -> Router {
 
 async fn tables(State(state): State<AppState>) -> Response {
     json_bytes(StatusCode::OK, state.list_json())
+}
+
+async fn stats(
+    State(state): State<AppState>,
+    table: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path(name) = table.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let cached = served(&state, &name)?.stats.get().cloned();
+    let body = match cached {
+        Some(b) => b,
+        // The first request scans every record (a second for the largest tables): on a
+        // blocking thread, not on the workers answering other requests.
+        None => tokio::task::spawn_blocking(move || make_stats(&state, &name))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??,
+    };
+    let mut res = json_bytes(StatusCode::OK, body);
+    res.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    Ok(res)
+}
+
+/// The served table `name`, or 404.
+fn served<'a>(state: &'a AppState, name: &str) -> Result<&'a Served, ApiError> {
+    state.table(name).ok_or_else(|| ApiError::UnknownTable {
+        name: name.to_string(),
+        known: state.known().to_string(),
+    })
+}
+
+/// Make (once) and return the statistics JSON of table `name`.
+fn make_stats(state: &AppState, name: &str) -> Result<axum::body::Bytes, ApiError> {
+    let served = served(state, name)?;
+    if let Some(b) = served.stats.get() {
+        return Ok(b.clone());
+    }
+    // Decoding the longest positions runs plug-in code: a bug becomes a 500.
+    let made = guarded(|| {
+        let s = super::stats::table_stats(name, served);
+        serde_json::to_vec(&s).expect("plain data serialises")
+    })?;
+    Ok(served.stats.get_or_init(|| made.into()).clone())
+}
+
+/// Run plug-in code; a panic is reported as [`ApiError::Internal`], never propagated.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ApiError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        ApiError::Internal(what)
+    })
 }
 
 async fn probe(
@@ -64,19 +121,11 @@ async fn probe(
         known: state.known().to_string(),
     })?;
     // A plug-in bug must not take a connection down: report it as a 500 instead.
-    let body = catch_unwind(AssertUnwindSafe(|| {
+    let body = guarded(|| {
         served
             .plugin
             .probe(&served.table, text)
             .map(|answer| answer.json().into_bytes())
-    }))
-    .map_err(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
-        ApiError::Internal(what)
     })??;
     let mut res = json_bytes(StatusCode::OK, body);
     // Tables never change while served: the answer for a position is stable.

@@ -15,6 +15,8 @@ use crate::table::{Load, Table};
 pub struct Served {
     pub plugin: Box<dyn Plugin>,
     pub table: Arc<Table>,
+    /// `GET /api/tables/<name>/stats.json`, made on first request (it scans every record).
+    pub stats: std::sync::OnceLock<axum::body::Bytes>,
 }
 
 /// The shared state: cheap to clone.
@@ -73,7 +75,14 @@ impl AppState {
                     info.url = None;
                 }
             }
-            tables.insert(info.name.clone(), Served { plugin, table });
+            tables.insert(
+                info.name.clone(),
+                Served {
+                    plugin,
+                    table,
+                    stats: std::sync::OnceLock::new(),
+                },
+            );
             infos.push(info);
         }
         infos.sort_by_key(|a| order_key(&a.name));

@@ -5,7 +5,11 @@
 //! back, plays the best move, pastes a FEN, flips the board, autoplays towards mate, then
 //! places a stone on a k-in-a-row board and lets the computer answer. Every figure shown is
 //! checked against the library's own probe. Saves `target/browser-screenshot.png` (and
-//! `target/browser-screenshot-mnk.png`).
+//! `target/browser-screenshot-mnk.png`). The same session then runs `browser_analysis`
+//! (analysis board, statistics page, phone width) and the other chess materials.
+//!
+//! Not covered here yet: a `/standard` (Lichess API) answer rendered in the page; that route
+//! is built on another branch.
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`: `scripts/install-browser.sh`
 //! installs them (the README's test command runs it).
@@ -16,6 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value as Json};
 
@@ -42,7 +47,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn target_dir() -> PathBuf {
+pub(super) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
@@ -105,7 +110,7 @@ async fn connect(webdriver: &str, profile: &Path) -> Client {
 }
 
 /// Poll a JavaScript expression until it is truthy; returns its value.
-async fn wait_js(c: &Client, expr: &str, what: &str) -> Json {
+pub(super) async fn wait_js(c: &Client, expr: &str, what: &str) -> Json {
     let start = Instant::now();
     loop {
         let v = c
@@ -131,7 +136,7 @@ async fn wait_js(c: &Client, expr: &str, what: &str) -> Json {
     }
 }
 
-async fn text(c: &Client, css: &str) -> String {
+pub(super) async fn text(c: &Client, css: &str) -> String {
     c.find(Locator::Css(css))
         .await
         .unwrap_or_else(|e| panic!("no element {css}: {e}"))
@@ -140,7 +145,7 @@ async fn text(c: &Client, css: &str) -> String {
         .unwrap()
 }
 
-async fn drag(c: &Client, from_css: &str, to_css: &str) {
+pub(super) async fn drag(c: &Client, from_css: &str, to_css: &str) {
     let from = c.find(Locator::Css(from_css)).await.unwrap();
     let to = c.find(Locator::Css(to_css)).await.unwrap();
     let moves = MouseActions::new("mouse".into())
@@ -171,31 +176,21 @@ async fn drag(c: &Client, from_css: &str, to_css: &str) {
 }
 
 /// What the library says about a KBNK position (what the page must show).
-fn kbnk_probe(dir: &Path, fen: &str) -> Json {
+pub(super) fn kbnk_probe(dir: &Path, fen: &str) -> Json {
     let loaded = registry::open(dir, "kbnk").unwrap();
     serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap()
 }
 
-/// The page's headline for a probe answer (see `verdict` in chess.js).
-fn kbnk_headline(j: &Json) -> String {
-    let side = if j["side"] == "white" {
-        "White"
-    } else {
-        "Black"
-    };
-    let mate_in = j["mate_in"].as_i64().unwrap_or(0).abs();
-    let no_moves = j["moves"].as_array().map_or(true, |m| m.is_empty());
-    match j["category"].as_str().unwrap() {
-        "win" => format!("{side} mates in {mate_in}"),
-        "loss" if j["dtm"] == 0 && no_moves => "Checkmate · White wins".to_string(),
-        "loss" => format!("{side} is mated in {mate_in}"),
-        _ if no_moves => "Draw · stalemate".to_string(),
-        _ => "Draw".to_string(),
-    }
+/// The page's headline for a probe answer: the JSON's `result`, capitalised (the viewer
+/// shows the server's words, see `verdict` in chess.js).
+pub(super) fn kbnk_headline(j: &Json) -> String {
+    let r = j["result"].as_str().expect("a result in words");
+    let mut c = r.chars();
+    c.next().unwrap().to_uppercase().chain(c).collect()
 }
 
 /// Wait until the KBNK view shows `fen` with its answer loaded.
-async fn kbnk_shows(c: &Client, fen: &str) -> String {
+pub(super) async fn kbnk_shows(c: &Client, fen: &str) -> String {
     let want = serde_json::to_string(fen).unwrap();
     wait_js(
         c,
@@ -236,11 +231,19 @@ async fn viewer_in_chromium() {
     let (_driver, webdriver) = start_driver().await;
     let profile = tempfile::tempdir().unwrap();
     let c = connect(&webdriver, profile.path()).await;
-    let result = run(&c, &base, dir).await;
-    let result = match result {
-        Ok(()) => any_material(&c).await,
-        e => e,
-    };
+    let mut result = run(&c, &base, dir).await;
+    if result.is_ok() {
+        result = super::browser_analysis::analysis_board(&c, &base, dir).await;
+    }
+    if result.is_ok() {
+        result = super::browser_analysis::stats_page(&c, &base, dir).await;
+    }
+    if result.is_ok() {
+        result = super::browser_analysis::phone_width(&c, &base, dir).await;
+    }
+    if result.is_ok() {
+        result = any_material(&c).await;
+    }
     let _ = c.close().await;
     result.unwrap();
 }
@@ -248,7 +251,7 @@ async fn viewer_in_chromium() {
 /// The chess viewer over tables of other materials: KPvK and its sub-tables, probed through
 /// `/api/probe/chess`; a pawn dragged to the last rank promotes, and the board then belongs
 /// to another table (KQvK).
-async fn any_material(c: &Client) -> Result<(), fantoccini::error::CmdError> {
+async fn any_material(c: &Client) -> Result<(), CmdError> {
     let dir = tempfile::tempdir().unwrap();
     let kpvk = retro::chess::material::Material::parse("KPvK").unwrap();
     for m in retro::chess::plan::closure(&[kpvk]) {
@@ -279,12 +282,47 @@ async fn any_material(c: &Client) -> Result<(), fantoccini::error::CmdError> {
     let j = probe(promoted);
     assert_eq!(j["table"], "KQvK");
     assert_eq!(shown, kbnk_headline(&j), "result after the promotion");
+    // Stalemate is a draw, said as such; the table names why a pawn move draws.
+    let stalemate = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1";
+    c.goto(&format!(
+        "{base}/?table=KQvK&fen={}",
+        stalemate.replace(' ', "_")
+    ))
+    .await?;
+    assert_eq!(kbnk_shows(c, stalemate).await, "Stalemate");
+    assert_eq!(probe(stalemate)["stalemate"], true);
+    let cls = c
+        .execute("return document.querySelector('.result').className", vec![])
+        .await?;
+    assert_eq!(cls, json!("result draw"));
+    let hang = "8/8/8/8/3k4/8/4P3/7K w - - 0 1";
+    c.goto(&format!(
+        "{base}/?table=KPvK&fen={}",
+        hang.replace(' ', "_")
+    ))
+    .await?;
+    kbnk_shows(c, hang).await;
+    let e3 = probe(hang)["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["uci"] == "e2e3")
+        .unwrap()["result"]
+        .clone();
+    assert_eq!(e3, "draw: black takes the pawn");
+    let shown = c
+        .execute(
+            "return document.querySelector('#moves button[data-uci=e2e3] .verdict').textContent",
+            vec![],
+        )
+        .await?;
+    assert_eq!(shown, e3);
     let errors = c.execute("return window.__errors || []", vec![]).await?;
     assert_eq!(errors, json!([]), "JavaScript errors on the page");
     Ok(())
 }
 
-async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error::CmdError> {
+async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
     c.set_window_size(1280, 1000).await?;
 
     // 1. A KBNK position from a URL; the shown distance is the table's.
@@ -526,6 +564,53 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), fantoccini::error
         "the computer's reply",
     )
     .await;
+    // The value history: one dot per position of the game, at the value and remoteness
+    // the table gives for the player to move.
+    let board = wait_js(
+        c,
+        "document.querySelector('.mnk').dataset.charted === document.querySelector('.mnk').dataset.ready && document.querySelectorAll('#value-history circle.vh-dot').length === 3 && document.querySelector('.mnk').dataset.board",
+        "the value history of three positions",
+    )
+    .await;
+    let mnk = registry::open(dir, "mnk-3x3-3").unwrap();
+    let mnk_probe = |b: &str| -> Json {
+        serde_json::from_str(&mnk.plugin.probe(&mnk.table, b).unwrap().json()).unwrap()
+    };
+    let dots = c
+        .execute(
+            "return [...document.querySelectorAll('#value-history circle.vh-dot')].map(d => [Number(d.dataset.ply), d.dataset.value, d.dataset.remoteness === '' ? null : Number(d.dataset.remoteness), d.dataset.turn])",
+            vec![],
+        )
+        .await?;
+    let want: Vec<Json> = [".../.../...", ".../.x./...", board.as_str().unwrap()]
+        .iter()
+        .enumerate()
+        .map(|(ply, b)| {
+            let j = mnk_probe(b);
+            json!([ply, j["category"], j["remoteness"], j["turn"]])
+        })
+        .collect();
+    assert_eq!(dots, Json::Array(want), "the value history");
+    // The first-move map: what opening on each cell gives, from the empty board's answer.
+    let map = c
+        .execute(
+            "return Object.fromEntries([...document.querySelectorAll('#first-moves .fm-cell')].map(e => [e.dataset.cell, e.dataset.verdict]))",
+            vec![],
+        )
+        .await?;
+    let empty = mnk_probe(".../.../...");
+    let mut want = serde_json::Map::new();
+    for m in empty["moves"].as_array().unwrap() {
+        let r = m["remoteness"].as_i64().unwrap_or(0) + 1;
+        let v = match m["category"].as_str().unwrap() {
+            "loss" => format!("win in {r}"),
+            "win" => format!("loss in {r}"),
+            _ => "draw".to_string(),
+        };
+        want.insert(m["cell"].as_str().unwrap().to_string(), json!(v));
+    }
+    assert_eq!(want.len(), 9);
+    assert_eq!(map, Json::Object(want), "the first-move map");
     let png = c.screenshot().await?;
     std::fs::write(target_dir().join("browser-screenshot-mnk.png"), &png).unwrap();
     let errors = c.execute("return window.__errors || []", vec![]).await?;

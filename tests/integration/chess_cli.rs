@@ -96,7 +96,37 @@ fn threads_do_not_change_the_bytes() {
     ]);
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("(KPvK)") && t.contains("white mates in"), "{t}");
+    assert!(t.contains("(KPvK)\nwhite mates in 12\n"), "{t}");
+    assert!(
+        t.contains("  e4       e2e4   mate in 12 (23 plies)\n"),
+        "{t}"
+    );
+    // A drawing move says why: the pawn steps next to the black king, unguarded.
+    let o = retro(&[
+        "probe",
+        "chess",
+        "8/8/8/8/3k4/8/4P3/7K w - - 0 1",
+        "--tables",
+        dir,
+    ]);
+    let t = text(&o);
+    assert!(
+        t.contains("  e3+      e2e3   draw: black takes the pawn\n"),
+        "{t}"
+    );
+    // Stalemate, from the board's view.
+    let o = retro(&[
+        "probe",
+        "chess",
+        "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+        "--tables",
+        dir,
+        "--json",
+    ]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["result"], "stalemate");
+    assert_eq!(j["stalemate"], true);
+    assert_eq!(j["check"], false);
     // The FEN's counters are echoed, `_` stands for spaces.
     let o = retro(&[
         "probe",

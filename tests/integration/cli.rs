@@ -98,7 +98,17 @@ fn probe_in_words() {
         &tables_arg(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("white mates in 33"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\nwhite mates in 33\n"),
+        "{}",
+        stdout(&o)
+    );
+    // Each move's result for white, who makes it: the best ones mate in 33 (65 plies).
+    assert!(
+        stdout(&o).contains(" mate in 33 (65 plies)\n"),
+        "{}",
+        stdout(&o)
+    );
     let o = retro(&[
         "probe",
         "kbnk",

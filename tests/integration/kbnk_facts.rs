@@ -121,6 +121,19 @@ fn examples_mate_in_33() {
         assert_eq!(p.moves[0].1, Value::Loss(64));
         assert_eq!(shown.json["moves"][0]["category"], "loss");
         assert_eq!(shown.json["moves"][0]["dtm"], -64);
+        // One vocabulary: the move's result for white, who makes it, in 65 plies.
+        assert_eq!(shown.json["result"], "white mates in 33");
+        assert_eq!(shown.json["moves"][0]["result"], "mate in 33");
+        assert_eq!(shown.json["moves"][0]["plies"], 65);
+        let san = shown.json["moves"][0]["san"].as_str().unwrap().to_string();
+        assert!(
+            shown
+                .text
+                .lines()
+                .any(|l| l.trim_start().starts_with(&san) && l.ends_with(" mate in 33 (65 plies)")),
+            "{}",
+            shown.text
+        );
     }
     let (pos, p) = probe_fen("8/8/8/6B1/8/8/4k3/1K5N b - - 0 1");
     assert_eq!(p.value, Value::Loss(66));
@@ -240,7 +253,13 @@ fn presented_answers() {
     assert_eq!(first["capture"], false);
     assert!(shown.text.contains("white mates in 1"));
     assert!(shown.text.contains("best move: Bf6# (h4f6)"));
-    assert!(shown.text.contains("black is checkmated"));
+    assert_eq!(shown.json["moves"][0]["result"], "checkmate");
+    assert_eq!(shown.json["moves"][0]["plies"], 1);
+    assert!(
+        shown.text.contains("Bf6#    h4f6  checkmate (1 ply)"),
+        "{}",
+        shown.text
+    );
 
     // Black to move with a capture available: the capture is a draw, listed first.
     let (pos, p) = probe_fen("8/8/8/8/8/8/3N4/K1k2B2 b - - 0 1");
@@ -256,7 +275,17 @@ fn presented_answers() {
     assert_eq!(cap["capture"], true);
     assert_eq!(cap["category"], "draw");
     assert!(cap["dtm"].is_null());
-    assert!(shown.text.contains("draw (capture)"));
+    // Taking leaves K+N v K: the reason is said, for the capture and for the position.
+    assert_eq!(cap["result"], "draw: insufficient material");
+    assert!(cap["plies"].is_null());
+    assert_eq!(j["result"], "draw: black takes the knight");
+    assert!(
+        shown
+            .text
+            .contains("Kxd2    c1d2  draw: insufficient material\n"),
+        "{}",
+        shown.text
+    );
     let n = j["moves"].as_array().unwrap().len();
     assert_eq!(n, p.moves.len());
 }

@@ -5,6 +5,7 @@
 mod common;
 
 mod browser;
+mod browser_analysis;
 mod chess_cli;
 mod chess_facts;
 mod chess_movegen;
@@ -19,4 +20,5 @@ mod mnk_facts;
 mod serve_api;
 mod serve_connections;
 mod serve_files;
+mod serve_stats;
 mod table_format;

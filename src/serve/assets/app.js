@@ -4,8 +4,9 @@ window.addEventListener("error", (e) => window.__errors.push(String(e.message)))
 window.addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
 import { mountChess } from "./chess.js";
 import { mountMnk } from "./mnk.js";
+import { mountStats } from "./stats.js";
 
-const state = { tables: [], current: null, unmount: null };
+const state = { tables: [], current: null, view: null, unmount: null };
 
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -119,23 +120,35 @@ function renderInfo(t) {
       stat("file", t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes))
     ),
     t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null,
+    el(
+      "p",
+      { class: "info-links" },
+      state.view === "stats"
+        ? el("a", { id: "board-link", href: `/?table=${t.name}`, onclick: (ev) => (ev.preventDefault(), select(t.name, true, null)) }, "Board")
+        : el("a", { id: "stats-link", href: `/?table=${t.name}&view=stats`, onclick: (ev) => (ev.preventDefault(), select(t.name, true, "stats")) }, "Statistics: histogram, longest positions, checksums"),
+      " · ",
+      el("a", { href: `/api/tables/${t.name}/stats.json` }, "stats.json")
+    ),
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
 
-function select(name, push) {
+/** Show table `name`: its board, or with `page` = "stats" its statistics page. */
+function select(name, push, page = null) {
   const t = state.tables.find((x) => x.name === name) || state.tables[0];
   if (!t) return;
   if (state.unmount) state.unmount();
   state.current = t;
+  state.view = page === "stats" ? "stats" : null;
   renderTabs();
   renderInfo(t);
   const view = document.getElementById("view");
   view.replaceChildren();
-  if (push) setParams({ table: t.name }, true);
-  document.title = `${tabLabel(t)} · retro`;
+  if (push) setParams({ table: t.name, view: state.view }, true);
+  document.title = `${tabLabel(t)}${state.view ? " · statistics" : ""} · retro`;
   // The table list says which viewer shows a table; game names play no part.
-  state.unmount = t.viewer === "chess" ? mountChess(view, t) : mountMnk(view, t, state.tables);
+  if (state.view === "stats") state.unmount = mountStats(view, t);
+  else state.unmount = t.viewer === "chess" ? mountChess(view, t) : mountMnk(view, t, state.tables);
 }
 
 async function start() {
@@ -153,10 +166,11 @@ async function start() {
     );
     return;
   }
-  select(getParam("table") || (state.tables.find((t) => t.game === "kbnk") || state.tables[0]).name, false);
+  select(getParam("table") || (state.tables.find((t) => t.game === "kbnk") || state.tables[0]).name, false, getParam("view"));
   window.addEventListener("popstate", () => {
     const name = getParam("table");
-    if (!state.current || name !== state.current.name) select(name, false);
+    const page = getParam("view") === "stats" ? "stats" : null;
+    if (!state.current || name !== state.current.name || page !== state.view) select(name, false, page);
     else if (state.current && state.unmount && state.unmount.reload) state.unmount.reload();
   });
 }

@@ -1,101 +1,20 @@
-// KBNK viewer: a free board editor over the tablebase.
+// Chess viewer (KBNK and every chess table): a free board editor and analysis board over the tablebase.
 import { el, probe, getParam, setParams } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
+import { renderLine, lineAround, pgn } from "./chess-line.js";
+import { FILES, sqName, sqIndex, parseFen, toFen, clonePos, applyUci, materialFen } from "./chess-pos.js";
 
-const FILES = "abcdefgh";
 const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
 const SVGNS = "http://www.w3.org/2000/svg";
 
-export function sqName(i) {
-  return FILES[i % 8] + (Math.floor(i / 8) + 1);
-}
-export function sqIndex(name) {
-  if (!/^[a-h][1-8]$/.test(name)) return -1;
-  return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
-}
+/** "mate in 33" → "Mate in 33": the server's words, capitalised for a heading. */
+export const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 
-/** Parse a FEN loosely (board and side only); null if it is not one. */
-export function parseFen(text) {
-  const parts = text.trim().replace(/_/g, " ").split(/\s+/);
-  const rows = parts[0].split("/");
-  if (rows.length !== 8) return null;
-  const board = new Array(64).fill(null);
-  for (let r = 0; r < 8; r++) {
-    let f = 0;
-    for (const c of rows[r]) {
-      if (/[1-8]/.test(c)) f += Number(c);
-      else if (/[kqrbnpKQRBNP]/.test(c)) {
-        if (f > 7) return null;
-        board[(7 - r) * 8 + f] = c;
-        f++;
-      } else return null;
-    }
-    if (f !== 8) return null;
-  }
-  const turn = parts[1] === "b" ? "b" : "w";
-  return { board, turn };
-}
-
-export function toFen(pos) {
-  const rows = [];
-  for (let r = 7; r >= 0; r--) {
-    let row = "";
-    let empty = 0;
-    for (let f = 0; f < 8; f++) {
-      const p = pos.board[r * 8 + f];
-      if (!p) empty++;
-      else {
-        if (empty) row += empty;
-        empty = 0;
-        row += p;
-      }
-    }
-    if (empty) row += empty;
-    rows.push(row);
-  }
-  return `${rows.join("/")} ${pos.turn} - - 0 1`;
-}
-
-function clonePos(pos) {
-  return { board: pos.board.slice(), turn: pos.turn };
-}
-
-/** Apply a UCI move (no legality check: the server listed it). */
-function applyUci(pos, uci) {
-  const from = sqIndex(uci.slice(0, 2));
-  const to = sqIndex(uci.slice(2, 4));
-  const next = clonePos(pos);
-  const piece = next.board[from];
-  if (from < 0 || to < 0 || !piece) return null;
-  // A pawn moving diagonally to an empty square takes en passant: the pawn beside it goes.
-  if ((piece === "P" || piece === "p") && (from - to) % 8 !== 0 && !next.board[to]) {
-    next.board[to + (piece === "P" ? -8 : 8)] = null;
-  }
-  const promo = uci[4];
-  next.board[to] = promo ? (piece === "P" ? promo.toUpperCase() : promo) : piece;
-  next.board[from] = null;
-  next.turn = pos.turn === "w" ? "b" : "w";
-  return next;
-}
-
-/** Full moves for a mover who wins in `plies` plies. */
-const winMoves = (plies) => Math.ceil(plies / 2);
-/** Full moves for a mover who is lost in `plies` plies. */
-const lossMoves = (plies) => Math.floor(plies / 2);
-
-/** A move's result for the side making it (the JSON describes the position after it). */
+/** A move's result for the side making it, in the server's words (`result`, `plies`). */
 export function moveVerdict(m) {
-  if (m.category === "loss") {
-    if (m.checkmate || m.dtm === 0) return { cls: "win", text: "checkmate", plies: 1 };
-    const plies = Math.abs(m.dtm) + 1;
-    return { cls: "win", text: `mate in ${winMoves(plies)}`, plies };
-  }
-  if (m.category === "win") {
-    const plies = Math.abs(m.dtm) + 1;
-    return { cls: "loss", text: `mated in ${lossMoves(plies)}`, plies };
-  }
-  const why = m.capture ? "draw · capture" : m.stalemate ? "draw · stalemate" : "draw";
-  return { cls: "draw", text: why, plies: null };
+  // The JSON's category describes the position after the move, for the opponent.
+  const cls = m.category === "loss" ? "win" : m.category === "win" ? "loss" : "draw";
+  return { cls, text: m.result, plies: m.plies };
 }
 
 const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
@@ -128,36 +47,14 @@ export function verdict(res, pos, generic) {
   }
   const j = res.data;
   const side = SIDE[j.side] || j.side;
-  const other = j.side === "white" ? "Black" : "White";
-  if (j.category === "win") {
-    return { cls: "win", head: `${side} mates in ${Math.abs(j.mate_in)}`, sub: `${Math.abs(j.dtm)} plies with best play` };
-  }
-  if (j.category === "loss") {
-    if (j.dtm === 0 && (!j.moves || j.moves.length === 0)) return { cls: "loss", head: `Checkmate · ${other} wins`, sub: `${side} is checkmated.` };
-    return { cls: "loss", head: `${side} is mated in ${Math.abs(j.mate_in)}`, sub: `${Math.abs(j.dtm)} plies with best defence` };
-  }
-  if (!j.moves || j.moves.length === 0) return { cls: "draw", head: "Draw · stalemate", sub: `${side} has no legal move.` };
-  const capture = j.moves.some((m) => m.capture && m.category === "draw");
-  return { cls: "draw", head: "Draw", sub: capture && j.side === "black" ? "Black can capture a piece." : "Neither side can force a win." };
-}
-
-/** A starting position for a material such as `KQvKR`: kings on e1 and e8, white's pieces
- * on the first rank (pawns on the second), black's on the eighth (pawns on the seventh). */
-function materialFen(name) {
-  const [w, b] = name.slice(1).split("vK");
-  const rank = (pieces, pawnRank, backRank, lower) => {
-    const board = {};
-    let file = 0;
-    for (const c of pieces) {
-      if (c === "P") board[pawnRank * 8 + file] = lower ? "p" : "P";
-      else board[backRank * 8 + (file === 4 ? ++file : file)] = lower ? c.toLowerCase() : c;
-      file++;
-    }
-    return board;
-  };
-  const squares = { 4: "K", 60: "k", ...rank(w || "", 1, 0, false), ...rank(b || "", 6, 7, true) };
-  const board = Array.from({ length: 64 }, (_, i) => squares[i] || null);
-  return toFen({ board, turn: "w" });
+  const plies = Math.abs(j.dtm);
+  const head = cap(j.result);
+  // Checkmate and stalemate are facts about the board, not a loss to colour red.
+  if (j.checkmate) return { cls: "mate", head, sub: `${side} is in check and has no legal move.` };
+  if (j.stalemate) return { cls: "draw", head, sub: `${side} is not in check and has no legal move: a draw.` };
+  if (j.category === "win") return { cls: "win", head, sub: `${plies} plies with best play` };
+  if (j.category === "loss") return { cls: "loss", head, sub: `${plies} plies with best defence` };
+  return { cls: "draw", head, sub: "Neither side can force a win." };
 }
 
 export function mountChess(root, table) {
@@ -206,15 +103,23 @@ export function mountChess(root, table) {
   const ply = el("span", { id: "ply", class: "ply" });
   const bestBtn = el("button", { id: "play-best", class: "primary", type: "button", onclick: playBest }, "Play best move");
 
+  const lineEl = el("div", { id: "line", class: "line", "aria-label": "moves played" });
+  const pgnBtn = el("button", { id: "copy-pgn", type: "button", title: "copy the line as PGN, from its starting FEN", onclick: copyPgn }, "Copy PGN");
+  // The text last copied, readable on the page whether or not the clipboard is allowed.
+  const pgnText = el("textarea", { id: "pgn-text", class: "pgn-text", readonly: true, rows: "4", "aria-label": "PGN", hidden: true });
+  // Phone width: the verdict and the moves come first, right under the board.
   const panel = el(
     "div",
     { class: "panel" },
     resultBox,
+    el("h3", {}, "Moves"),
+    movesEl,
     el("div", { class: "row" }, bestBtn, autoBtn),
     el("div", { class: "row small" }, el("label", { for: "speed" }, "Speed"), speed, speedLabel),
-    el("div", { class: "row" }, backBtn, ply, fwdBtn),
-    el("h3", {}, "Moves"),
-    movesEl
+    el("h3", {}, "Line"),
+    lineEl,
+    el("div", { class: "row" }, backBtn, ply, fwdBtn, pgnBtn),
+    pgnText
   );
   const editor = el(
     "div",
@@ -242,14 +147,15 @@ export function mountChess(root, table) {
   // ----- position & history -----
   const current = () => S.history[S.index];
 
-  function setPosition(pos, record, lastMove = null) {
+  /** `san`: set for a move played (it extends the line), absent for an edit. */
+  function setPosition(pos, record, lastMove = null, san = null) {
     if (!pos) return;
     if (record) {
       S.history = S.history.slice(0, S.index + 1);
-      S.history.push({ pos, lastMove });
+      S.history.push({ pos, lastMove, san });
       S.index = S.history.length - 1;
     } else {
-      S.history[S.index] = { pos, lastMove };
+      S.history[S.index] = { pos, lastMove, san };
     }
     refresh();
   }
@@ -283,6 +189,24 @@ export function mountChess(root, table) {
   function clearBoard() {
     stopAutoplay();
     setPosition({ board: new Array(64).fill(null), turn: current().pos.turn }, true);
+  }
+
+  async function copyPgn() {
+    const { start, end } = lineAround(S.history, S.index);
+    const text = pgn(S.history, start, end);
+    pgnText.value = text;
+    pgnText.hidden = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      pgnBtn.textContent = "Copied";
+    } catch (e) {
+      // No clipboard permission: the text is selected in the box for a manual copy.
+      pgnText.select();
+      const ok = document.execCommand && document.execCommand("copy");
+      pgnBtn.textContent = ok ? "Copied" : "Select and copy below";
+    }
+    pgnText.dataset.copied = text;
+    setTimeout(() => (pgnBtn.textContent = "Copy PGN"), 1200);
   }
 
   async function copyFen() {
@@ -337,6 +261,18 @@ export function mountChess(root, table) {
       }
     }
     boardEl.replaceChildren(...squares);
+    markCheck();
+  }
+
+  /** Red glow on the king in check, once the table has answered for this position. */
+  function markCheck() {
+    boardEl.querySelectorAll(".square.check").forEach((q) => q.classList.remove("check"));
+    const res = S.result;
+    const { pos } = current();
+    if (!res || !res.ok || !res.data.check || res.fen !== toFen(pos)) return;
+    const k = pos.board.indexOf(pos.turn === "w" ? "K" : "k");
+    const sq = k >= 0 && boardEl.querySelector(`[data-square="${sqName(k)}"]`);
+    if (sq) sq.classList.add("check");
   }
 
   function squareXY(name) {
@@ -401,11 +337,11 @@ export function mountChess(root, table) {
               type: "button",
               class: `move ${mv.cls}` + (best && best.uci === m.uci ? " best" : ""),
               "data-uci": m.uci,
-              title: m.dtm === null ? "draw" : `${m.uci}: ${mv.plies} plies`,
+              title: mv.plies ? `${m.uci}: ${mv.text}, ${mv.plies} ${mv.plies === 1 ? "ply" : "plies"}` : `${m.uci}: ${mv.text}`,
               onclick: () => playUci(m.uci),
             },
             el("span", { class: "san" }, m.san),
-            el("span", { class: "verdict" }, mv.text)
+            el("span", { class: "verdict" }, mv.text, mv.plies ? el("small", { class: "plies" }, ` ${mv.plies}p`) : null)
           )
         );
       })
@@ -413,6 +349,7 @@ export function mountChess(root, table) {
     if (res && res.ok && moves.length === 0) movesEl.append(el("li", { class: "none" }, "No legal moves."));
     if (res && !res.ok) movesEl.append(el("li", { class: "none" }, "—"));
     ply.textContent = `${S.index + 1} / ${S.history.length}`;
+    renderLine(lineEl, S.history, S.index, go);
     backBtn.disabled = S.index <= 0;
     fwdBtn.disabled = S.index >= S.history.length - 1;
     const turn = current().pos.turn;
@@ -433,9 +370,9 @@ export function mountChess(root, table) {
     const seq = ++S.seq;
     const res = await probe(generic ? "chess" : table.name, fen);
     if (seq !== S.seq) return;
-    S.result = res;
-    S.resultFen = fen;
+    S.result = { ...res, fen };
     view.dataset.fen = fen;
+    markCheck();
     drawArrow();
     drawPanel();
     view.dataset.ready = String(seq);
@@ -452,8 +389,10 @@ export function mountChess(root, table) {
   }
 
   function playUci(uci) {
+    const res = S.result;
+    const listed = res && res.ok ? (res.data.moves || []).find((m) => m.uci === uci) : null;
     const next = applyUci(current().pos, uci);
-    if (next) setPosition(next, true, uci);
+    if (next) setPosition(next, true, uci, listed ? listed.san : uci);
   }
 
   function playBest() {
@@ -502,7 +441,7 @@ export function mountChess(root, table) {
       if (S.autoplay !== run) return;
       // The answer for the last move may still be on its way: wait for it rather than
       // play the previous position's best move.
-      if (S.resultFen !== toFen(current().pos)) {
+      if (!S.result || S.result.fen !== toFen(current().pos)) {
         run.timer = setTimeout(step, 30);
         return;
       }

@@ -1,5 +1,6 @@
 // k-in-a-row viewer: play on any solved board, every empty cell showing what it gives.
 import { el, probe, getParam, setParams } from "./app.js";
+import { valueHistory, firstMoveMap } from "./mnk-chart.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 
@@ -63,8 +64,8 @@ export function mountMnk(root, table, tables) {
   const panel = el(
     "div",
     { class: "panel" },
-    el("div", { class: "row" }, el("label", { for: "mnk-table" }, "Board"), picker),
     resultBox,
+    el("div", { class: "row" }, el("label", { for: "mnk-table" }, "Board"), picker),
     el(
       "div",
       { class: "row" },
@@ -87,6 +88,15 @@ export function mountMnk(root, table, tables) {
       el("span", { class: "cell-demo draw" }, "draw"),
       el("span", { class: "cell-demo loss" }, "loss n")
     )
+  );
+  const chartBox = el("div", { class: "chart-box" });
+  const firstBox = el("div", { class: "first-box" });
+  panel.append(
+    el("h3", {}, "Value history"),
+    el("p", { class: "hint" }, "Each position of the game, top to bottom: left, X wins in so many plies; right, O wins; the centre line, a draw. Dots: the value for the player to move."),
+    chartBox,
+    el("h3", {}, "First moves"),
+    firstBox
   );
   const view = el("div", { class: "mnk" }, el("div", { class: "left" }, boardEl), panel);
   root.append(view);
@@ -223,6 +233,31 @@ export function mountMnk(root, table, tables) {
     document.getElementById("redo").disabled = S.index >= S.history.length - 1;
     document.getElementById("mnk-best").disabled = !(res.ok && res.data.best);
     maybeComputer();
+    drawCharts(seq);
+  }
+
+  /** The cell where two boards differ (the move between them), or null. */
+  function movedCell(a, b) {
+    const ra = a.split("/");
+    const rb = b.split("/");
+    for (let r = 0; r < h; r++) for (let c = 0; c < w; c++) if (ra[r] && rb[r] && ra[r][c] !== rb[r][c]) return cellName(c, r, h);
+    return null;
+  }
+
+  /** The value history of the game up to the shown position, and the first-move map. */
+  async function drawCharts(seq) {
+    const boards = S.history.slice(0, S.index + 1);
+    const answers = await Promise.all(boards.map((b) => probe(table.name, b)));
+    const first = await probe(table.name, empty());
+    if (seq !== S.seq) return;
+    const rows = boards.map((b, i) => ({
+      ply: (b.match(/[xo]/g) || []).length,
+      move: i > 0 ? movedCell(boards[i - 1], b) : null,
+      data: answers[i].ok ? answers[i].data : null,
+    }));
+    chartBox.replaceChildren(valueHistory(rows, w * h));
+    firstBox.replaceChildren(firstMoveMap(w, h, first.ok ? first.data : null, cellVerdict));
+    view.dataset.charted = String(seq);
   }
 
   function maybeComputer() {
