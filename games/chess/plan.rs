@@ -31,12 +31,13 @@ fn pawns(m: &Material) -> usize {
 }
 
 /// Whether the table of `m` in `dir` is there to use: `Ok(true)` present and intact
-/// (checksums and shape: a resumed run skips it), `Ok(false)` absent, and an error for a
-/// file that is there but damaged or of another table, which is never overwritten
-/// silently: the user decides what to do with it.
+/// (checksums and shape: a resumed run skips it), `Ok(false)` absent or written by an older
+/// retro in a format this build cannot read (generating it again is the only use of such a
+/// file), and an error for a file that is there but damaged or of another table, which is
+/// never overwritten silently: the user decides what to do with it.
 pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableError> {
     let path = path_of(dir, m);
-    if !path.exists() {
+    if !path.exists() || crate::table::written_in_older_format(&path) {
         return Ok(false);
     }
     let t = crate::table::Table::open(&path)?;
@@ -72,5 +73,28 @@ mod tests {
         }
         assert_eq!(names.last().unwrap(), "KRvKP");
         assert!(names.contains(&"KQvKR".to_string()));
+    }
+
+    #[test]
+    fn a_table_of_an_older_format_is_made_again_a_damaged_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Material::parse("KQvK").unwrap();
+        assert!(!present(dir.path(), &m).unwrap());
+        let p = crate::registry::plugin_in("KQvK", dir.path()).unwrap();
+        crate::generate::generate(&*p, dir.path(), &crate::progress::Silent).unwrap();
+        assert!(present(dir.path(), &m).unwrap());
+        let path = path_of(dir.path(), &m);
+        let good = std::fs::read(&path).unwrap();
+        let mut old = good.clone();
+        old[8..12].copy_from_slice(&2u32.to_le_bytes());
+        std::fs::write(&path, &old).unwrap();
+        assert!(
+            !present(dir.path(), &m).unwrap(),
+            "format 2: generate again"
+        );
+        let mut bad = good;
+        bad[5000] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(present(dir.path(), &m).is_err(), "damaged: refused");
     }
 }

@@ -82,12 +82,20 @@ pub enum ServeError {
 /// Generate the default tables missing from `dir`, with a progress bar each.
 pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
     for name in DEFAULT_TABLES {
-        if crate::registry::table_path(dir, name).exists() {
+        let path = crate::registry::table_path(dir, name);
+        // A default table from an older retro cannot be read: made again, like a missing one.
+        let old = crate::table::written_in_older_format(&path);
+        if path.exists() && !old {
             continue;
         }
         let plugin = crate::registry::plugin_in(name, dir)?;
+        let why = if old {
+            "was written by an older retro in a format this one cannot read"
+        } else {
+            "is missing"
+        };
         eprintln!(
-            "retro serve: table {name} ({}) is missing; generating it into {}",
+            "retro serve: table {name} ({}) {why}; generating it into {}",
             plugin.title(),
             dir.display()
         );

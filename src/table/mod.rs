@@ -34,7 +34,7 @@ pub mod writer;
 
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
-pub use reader::{set_never_map, Load, Table};
+pub use reader::{set_never_map, written_in_older_format, Load, Table};
 pub use writer::write_table;
 
 /// The first eight bytes of every table file.

@@ -88,6 +88,21 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     "a special file"
 }
 
+/// True if `path` is a retro table of an older format version (its first 16 bytes say so),
+/// which this build refuses: a file to generate again, not damage to report.
+pub fn written_in_older_format(path: &Path) -> bool {
+    // Only regular files are opened: opening a named pipe would block.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 12];
+    let read = File::open(path).and_then(|mut f| {
+        use std::io::Read;
+        f.read_exact(&mut head)
+    });
+    read.is_ok() && head[..8] == MAGIC && (1..VERSION).contains(&LE::read_u32(&head[8..12]))
+}
+
 impl Table {
     /// Open and check everything, payload checksums included.
     pub fn open(path: &Path) -> Result<Table, TableError> {
