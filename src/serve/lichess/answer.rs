@@ -1,0 +1,216 @@
+//! The answers of `/standard` and `/standard/mainline`, from the chess tables served.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::rules::{self, Facts};
+use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
+use crate::chess::fen::to_fen;
+use crate::chess::material::{Color, Role};
+use crate::chess::moves::{en_passant_after, legal_moves, make, terminal, Move};
+use crate::chess::notation::{san, uci};
+use crate::chess::position::Clock;
+use crate::chess::{Chess, Position};
+use crate::game::Value;
+use crate::serve::{ApiError, AppState};
+
+/// The longest mainline walked: longer than any mate a record can hold (253 plies).
+const MAX_MAINLINE: usize = 300;
+
+/// The chess tables of a server, seen through the Lichess API.
+pub struct Tablebase {
+    app: AppState,
+    /// The chess rules of each material asked about (with its sub-tables open), made on
+    /// first use: the served table holds the records, this the moves between them.
+    games: Mutex<HashMap<String, Arc<Chess>>>,
+}
+
+/// One legal move of a position, with the value of where it leads and its Lichess fields.
+struct Scored {
+    after: Position,
+    info: MoveInfo,
+}
+
+/// A position with every move scored, best first.
+struct Evaluated {
+    value: Value,
+    moves: Vec<Scored>,
+}
+
+impl Tablebase {
+    pub fn new(app: AppState) -> Tablebase {
+        Tablebase {
+            app,
+            games: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `GET /standard`.
+    pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, ApiError> {
+        let e = self.evaluate(pos)?;
+        let h = pos.clock.halfmove;
+        let mut info = self.info(pos, e.value, h, h.saturating_sub(1));
+        // As lila-tablebase: the position is worth what its best move gives.
+        if let Some(best) = e.moves.first() {
+            info.category = best.info.pos.category.flip();
+        }
+        Ok(TablebaseResponse {
+            fen: to_fen(pos, h, pos.clock.fullmove),
+            pos: info,
+            moves: e.moves.into_iter().map(|s| s.info).collect(),
+        })
+    }
+
+    /// `GET /standard/mainline`: the first move of `/standard`'s list, again and again.
+    pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
+        let first = self.evaluate(start)?;
+        let root = self.info(start, first.value, start.clock.halfmove, 0);
+        let mut line = Vec::new();
+        let mut pos = *start;
+        let mut next = Some(first);
+        if root.dtz != Some(0) {
+            while line.len() < MAX_MAINLINE && pos.clock.halfmove < 100 {
+                let e = match next.take() {
+                    Some(e) => e,
+                    None => self.evaluate(&pos)?,
+                };
+                let Some(best) = e.moves.into_iter().next() else {
+                    break;
+                };
+                line.push(MainlineStep {
+                    uci: best.info.uci,
+                    san: best.info.san,
+                    dtz: best.info.pos.dtz,
+                    precise_dtz: best.info.pos.precise_dtz,
+                    dtm: best.info.pos.dtm,
+                });
+                pos = best.after;
+            }
+        }
+        let winner = (terminal(&pos) == Some(Value::Loss(0)))
+            .then(|| if pos.turn == Color::White { "b" } else { "w" }.to_string());
+        Ok(MainlineResponse {
+            fen: to_fen(start, start.clock.halfmove, start.clock.fullmove),
+            mainline: line,
+            winner,
+            dtz: root.dtz,
+            precise_dtz: root.precise_dtz,
+            dtm: root.dtm,
+        })
+    }
+
+    /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it).
+    fn info(&self, pos: &Position, value: Value, h: u32, before: u32) -> PositionInfo {
+        rules::position_info(&Facts {
+            value,
+            dtz_is_dtm: rules::dtz_is_dtm(pos, value),
+            halfmoves: h,
+            halfmoves_before: before,
+            checkmate: value == Value::Loss(0),
+            stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
+            insufficient_material: rules::insufficient_material(pos),
+        })
+    }
+
+    /// Every legal move of `pos` with the value it leads to, in Lichess's order, and the
+    /// value of `pos` itself (the best of them: this also counts an en-passant capture,
+    /// which stored positions leave out).
+    fn evaluate(&self, pos: &Position) -> Result<Evaluated, ApiError> {
+        let mut legal = Vec::new();
+        legal_moves(pos, &mut legal);
+        let values: Vec<Value> = if pos.material().is_bare_kings() {
+            // Two kings: a draw, with no table.
+            vec![Value::Draw; legal.len()]
+        } else {
+            let (game, served) = self.table_of(pos)?;
+            let probed = crate::probe::probe(&*game, &served.table, pos);
+            let mut v = vec![Value::Illegal; legal.len()];
+            for (code, value) in probed.moves {
+                if let Some(slot) = (code as usize).checked_sub(1).and_then(|i| v.get_mut(i)) {
+                    *slot = value;
+                }
+            }
+            v
+        };
+        let value = terminal(pos).unwrap_or_else(|| {
+            values
+                .iter()
+                .copied()
+                .min_by_key(|v| v.move_rank())
+                .map_or(Value::Illegal, Value::back)
+        });
+        let h = pos.clock.halfmove;
+        let mut moves: Vec<(Scored, Option<Role>, Option<Role>)> = legal
+            .iter()
+            .zip(values)
+            .map(|(m, v)| {
+                let after = after(pos, m);
+                let zeroing = m.capture.is_some() || m.role == Role::Pawn;
+                let info = self.info(&after, v, after.clock.halfmove, h);
+                let scored = Scored {
+                    after,
+                    info: MoveInfo {
+                        uci: uci(m),
+                        san: san(pos, m, Some(info.checkmate)),
+                        zeroing,
+                        conversion: m.converts(),
+                        pos: info,
+                    },
+                };
+                (scored, m.capture, m.promotion)
+            })
+            .collect();
+        // Stable: equal moves keep retro's move order.
+        moves.sort_by_cached_key(|(s, c, p)| rules::sort_key(&s.info, *c, *p));
+        Ok(Evaluated {
+            value,
+            moves: moves.into_iter().map(|m| m.0).collect(),
+        })
+    }
+
+    /// The table of `pos`'s material and its rules, or 404 as Lichess answers a missing table.
+    fn table_of(
+        &self,
+        pos: &Position,
+    ) -> Result<(Arc<Chess>, &crate::serve::state::Served), ApiError> {
+        let (material, _) = pos.material().canonical();
+        let name = material.to_string();
+        let served = self.app.table(&name).ok_or_else(|| {
+            ApiError::NotInTablebase(format!(
+                "required table not found: {name} (make it with `{}`)",
+                crate::registry::generate_command(&name)
+            ))
+        })?;
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        let game = match games.get(&name) {
+            Some(g) => g.clone(),
+            None => {
+                let g = Arc::new(
+                    Chess::open(&material, self.app.dir())
+                        .map_err(|e| ApiError::NotInTablebase(e.to_string()))?,
+                );
+                games.insert(name, g.clone());
+                g
+            }
+        };
+        Ok((game, served))
+    }
+}
+
+/// The position after `m`, with its clocks, and the en-passant square if the opponent
+/// can take en passant (so its moves and its value count the capture).
+fn after(pos: &Position, m: &Move) -> Position {
+    let mut a = make(pos, m);
+    if !en_passant_after(&a, m).is_empty() {
+        a.ep = Some((m.from + m.to) / 2);
+    }
+    let zeroing = m.capture.is_some() || m.role == Role::Pawn;
+    a.clock = Clock {
+        halfmove: rules::halfmoves_after(zeroing, pos.clock.halfmove),
+        fullmove: pos
+            .clock
+            .fullmove
+            .saturating_add((pos.turn == Color::Black) as u32),
+    };
+    a
+}
