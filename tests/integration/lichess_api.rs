@@ -91,8 +91,12 @@ impl Reply {
 }
 
 async fn get(uri: &str) -> Reply {
+    get_from(app(), uri).await
+}
+
+async fn get_from(app: &Router, uri: &str) -> Reply {
     let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
-    let res = app().clone().oneshot(req).await.unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
     let status = res.status();
     let content_type = res
         .headers()
@@ -251,11 +255,6 @@ async fn standard_answers_field_for_field_and_agrees_with_retro_and_shakmaty() {
         // for a draw and null for a mated position; retro's probe the other way round).
         let own = get(&format!("/api/probe/chess?fen={}", encode(fen.as_bytes()))).await;
         let own = own.json();
-        let lichess_dtm = |d: &Json, checkmate: bool| match d.as_i64() {
-            None if !checkmate => Json::from(0),
-            Some(0) if checkmate => Json::Null,
-            _ => d.clone(),
-        };
         assert_eq!(a["dtm"], lichess_dtm(&own["dtm"], own["checkmate"] == true));
         let moves = a["moves"].as_array().unwrap();
         assert_eq!(moves.len(), own["moves"].as_array().unwrap().len());
@@ -301,6 +300,62 @@ async fn standard_answers_field_for_field_and_agrees_with_retro_and_shakmaty() {
             assert_eq!(m["conversion"], san.contains('x') || san.contains('='));
         }
     }
+}
+
+/// Lichess's DTM from retro's probe JSON: 0 for a draw, null once mated.
+fn lichess_dtm(d: &Json, checkmate: bool) -> Json {
+    match d.as_i64() {
+        None if !checkmate => Json::from(0),
+        Some(0) if checkmate => Json::Null,
+        _ => d.clone(),
+    }
+}
+
+#[tokio::test]
+async fn kbnk_positions_are_answered_from_the_kbnk_table() {
+    // The shared folder holds `kbnk.rtb` (the KBNK plug-in's table) and no chess KBNvK.
+    let app = router(AppState::load(super::common::tables_dir()));
+    for (fen, reference) in [
+        ("8/8/8/8/8/8/5k2/5BNK w - - 0 1", None),
+        ("8/8/8/8/8/8/5k2/5BNK b - - 0 1", None),
+        ("8/8/8/8/3k4/8/8/4KN1B b - - 0 1", None),
+        // Black has the bishop and knight: the README's position with colours swapped.
+        (
+            "5bnk/5K2/8/8/8/8/8/8 b - - 0 1",
+            Some("8/8/8/8/8/8/5k2/5BNK w - - 0 1"),
+        ),
+    ] {
+        let r = get_from(&app, &format!("/standard?fen={}", encode(fen.as_bytes()))).await;
+        assert_eq!(r.status, 200, "{fen}: {}", r.text());
+        let a = r.json();
+        check_shape(fen, &a);
+        // The KBNK plug-in's own probe agrees on every distance; DTZ is DTM (two minor
+        // pieces against a bare king).
+        let asked = reference.unwrap_or(fen);
+        let uri = format!("/api/probe/kbnk?fen={}", encode(asked.as_bytes()));
+        let own = get_from(&app, &uri).await.json();
+        assert_eq!(
+            a["dtm"],
+            lichess_dtm(&own["dtm"], own["checkmate"] == true),
+            "{fen}"
+        );
+        assert_eq!(a["dtz"], a["dtm"], "{fen}");
+        let moves = a["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), own["moves"].as_array().unwrap().len(), "{fen}");
+        if reference.is_none() {
+            for o in own["moves"].as_array().unwrap() {
+                let m = moves.iter().find(|m| m["uci"] == o["uci"]).unwrap();
+                assert_eq!(
+                    m["dtm"],
+                    lichess_dtm(&o["dtm"], o["checkmate"] == true),
+                    "{fen}"
+                );
+            }
+        }
+    }
+    // The README's position: white mates in 33 (65 plies).
+    let r = get_from(&app, "/standard?fen=8/8/8/8/8/8/5k2/5BNK_w_-_-_0_1").await;
+    assert_eq!(r.json()["dtm"], 65);
 }
 
 #[tokio::test]

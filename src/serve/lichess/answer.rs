@@ -121,6 +121,15 @@ impl Tablebase {
         let values: Vec<Value> = if pos.material().is_bare_kings() {
             // Two kings: a draw, with no table.
             vec![Value::Draw; legal.len()]
+        } else if let Some(kbnk) = self.kbnk_table(pos) {
+            legal
+                .iter()
+                .map(|m| match m.capture {
+                    // The lone king takes a minor piece: KBvK or KNvK, a draw.
+                    Some(_) => Value::Draw,
+                    None => kbnk_value(kbnk, &make(pos, m)),
+                })
+                .collect()
         } else {
             let (game, served) = self.table_of(pos)?;
             let probed = crate::probe::probe(&*game, &served.table, pos);
@@ -168,6 +177,17 @@ impl Tablebase {
         })
     }
 
+    /// The KBNK plug-in's table, for a KBNvK position when no chess table `KBNvK` is served
+    /// (`retro serve` makes `kbnk` by default: it is a chess table too).
+    fn kbnk_table(&self, pos: &Position) -> Option<&crate::table::Table> {
+        let (material, _) = pos.material().canonical();
+        let name = material.to_string();
+        if name != "KBNvK" || self.app.table(&name).is_some() {
+            return None;
+        }
+        self.app.table("kbnk").map(|s| &s.table)
+    }
+
     /// The table of `pos`'s material and its rules, or 404 as Lichess answers a missing table.
     fn table_of(
         &self,
@@ -195,6 +215,30 @@ impl Tablebase {
         };
         Ok((game, served))
     }
+}
+
+/// The value of a KBNvK position (either colouring) in the KBNK table.
+fn kbnk_value(table: &crate::table::Table, pos: &Position) -> Value {
+    use crate::kbnk::{Kbnk, Side};
+    let p = if pos.pieces(Color::White, Role::Bishop) != 0 {
+        *pos
+    } else {
+        pos.color_flipped()
+    };
+    let sq = |c: Color, r: Role| p.pieces(c, r).trailing_zeros() as u8;
+    let k = crate::kbnk::Position {
+        white_king: sq(Color::White, Role::King),
+        bishop: sq(Color::White, Role::Bishop),
+        knight: sq(Color::White, Role::Knight),
+        black_king: sq(Color::Black, Role::King),
+        side: if p.turn == Color::White {
+            Side::White
+        } else {
+            Side::Black
+        },
+        clock: Clock::default(),
+    };
+    Value::from_byte(table.record(crate::game::Game::encode(&Kbnk, &k)).0)
 }
 
 /// The position after `m`, with its clocks, and the en-passant square if the opponent
