@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn tightening_order() {
-        let mut v = vec![Some(2), None, Some(-2), Some(1), Some(0), Some(-1)];
+        let mut v = [Some(2), None, Some(-2), Some(1), Some(0), Some(-1)];
         v.sort_by_key(|m| tightening(*m));
         assert_eq!(v[..3], [Some(-1), Some(-2), None]);
         assert_eq!(v[4..], [Some(2), Some(1)]);
