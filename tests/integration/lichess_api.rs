@@ -381,12 +381,15 @@ async fn dtz_is_given_only_where_it_is_exact() {
             assert_eq!(m["dtz"], m["dtm"], "{m}");
         }
     }
-    // KPvK: pawn moves may come before the mate, so DTZ is unknown, never a guess, while
-    // the promotion leads to KQvK where it is exact again.
+    // KPvK: pawn moves may come before the mate. Where a pawn move keeps a sure win it is
+    // the next zeroing move: DTZ 1, as Syzygy says; elsewhere DTZ is unknown, never a guess.
     let a = standard("8/4P2k/8/8/8/8/8/K7 w - - 0 1").await;
     assert_eq!(a["category"], "win");
     assert!(a["dtm"].as_i64().unwrap() > 1);
-    assert!(a["dtz"].is_null() && a["precise_dtz"].is_null(), "{a}");
+    assert_eq!(
+        (&a["dtz"], &a["precise_dtz"]),
+        (&Json::from(1), &Json::from(1))
+    );
     let queen = a["moves"]
         .as_array()
         .unwrap()
@@ -394,7 +397,7 @@ async fn dtz_is_given_only_where_it_is_exact() {
         .find(|m| m["uci"] == "e7e8q")
         .unwrap();
     assert_eq!(queen["zeroing"], true);
-    assert_eq!(queen["dtz"], queen["dtm"]);
+    assert_eq!(queen["dtz"], queen["dtm"], "KQvK: exact again");
     assert!(queen["dtz"].as_i64().unwrap() < 0);
     let king = a["moves"]
         .as_array()
@@ -403,6 +406,31 @@ async fn dtz_is_given_only_where_it_is_exact() {
         .find(|m| m["uci"] == "a1b1")
         .unwrap();
     assert!(king["dtz"].is_null(), "KPvK after a king move: {king}");
+    // The pawn blocked by its own king: the win starts with king moves.
+    let a = standard("8/6k1/8/8/8/4K3/4P3/8 w - - 0 1").await;
+    assert_eq!(a["category"], "win", "{a}");
+    assert!(a["dtz"].is_null() && a["precise_dtz"].is_null(), "{a}");
+    // The defender's side: king moves delay the zeroing by an unknown number of plies.
+    let a = standard("8/6k1/8/8/8/4K3/4P3/8 b - - 0 1").await;
+    assert!(a["dtz"].is_null(), "{a}");
+    for fen in [
+        "8/8/3k4/8/3P4/8/8/3K4 w - - 0 1",
+        "8/8/8/8/2k5/8/1P6/K7 w - - 0 1",
+        "7k/8/5K2/6P1/8/8/8/8 w - - 0 1",
+    ] {
+        let a = standard(fen).await;
+        let zero_to_mate = a["moves"].as_array().unwrap().iter().any(|m| {
+            m["zeroing"] == true && m["dtm"].as_i64().is_some_and(|d| (-100..0).contains(&d))
+        });
+        let expected = if a["category"] == "draw" {
+            Json::from(0)
+        } else if a["category"] == "win" && zero_to_mate {
+            Json::from(1)
+        } else {
+            Json::Null
+        };
+        assert_eq!(a["dtz"], expected, "{fen}: {a}");
+    }
     // Mate in one: DTZ 1 in any material (here KPvK, by promotion), as Syzygy counts.
     let a = standard("k7/2P5/1K6/8/8/8/8/8 w - - 0 1").await;
     assert_eq!((&a["dtm"], &a["dtz"]), (&Json::from(1), &Json::from(1)));
@@ -523,7 +551,7 @@ async fn mainline_is_the_line_of_best_moves_to_mate() {
     let line = m["mainline"].as_array().unwrap();
     assert_eq!(line[0]["uci"], "e7e8q");
     assert_eq!(line.len() as i64, m["dtm"].as_i64().unwrap());
-    assert!(m["dtz"].is_null());
+    assert_eq!(m["dtz"], 1, "the promotion zeroes at once");
     assert_eq!(m["winner"], "w");
     // A draw: no line.
     let m = mainline("8/8/8/4k3/8/8/8/KN6 w - - 0 1").await;

@@ -35,6 +35,14 @@ struct Scored {
 struct Evaluated {
     value: Value,
     moves: Vec<Scored>,
+    /// Each move's `(zeroing, value it leads to)`.
+    outcomes: Vec<(bool, Value)>,
+}
+
+impl Evaluated {
+    fn dtz_from_moves(&self) -> Option<i32> {
+        rules::dtz_from_moves(self.value, &self.outcomes)
+    }
 }
 
 impl Tablebase {
@@ -49,7 +57,7 @@ impl Tablebase {
     pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, ApiError> {
         let e = self.evaluate(pos)?;
         let h = pos.clock.halfmove;
-        let mut info = self.info(pos, e.value, h, h.saturating_sub(1));
+        let mut info = self.info(pos, e.value, h, h.saturating_sub(1), e.dtz_from_moves());
         // As lila-tablebase: the position is worth what its best move gives.
         if let Some(best) = e.moves.first() {
             info.category = best.info.pos.category.flip();
@@ -64,7 +72,7 @@ impl Tablebase {
     /// `GET /standard/mainline`: the first move of `/standard`'s list, again and again.
     pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
         let first = self.evaluate(start)?;
-        let root = self.info(start, first.value, start.clock.halfmove, 0);
+        let root = self.info(start, first.value, 0, 0, first.dtz_from_moves());
         let mut line = Vec::new();
         let mut pos = *start;
         let mut next = Some(first);
@@ -99,11 +107,19 @@ impl Tablebase {
         })
     }
 
-    /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it).
-    fn info(&self, pos: &Position, value: Value, h: u32, before: u32) -> PositionInfo {
+    /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
+    /// `dtz` is what its moves say of DTZ, if they were looked at.
+    fn info(
+        &self,
+        pos: &Position,
+        value: Value,
+        h: u32,
+        before: u32,
+        dtz: Option<i32>,
+    ) -> PositionInfo {
         rules::position_info(&Facts {
             value,
-            dtz_is_dtm: rules::dtz_is_dtm(pos, value),
+            dtz: rules::dtz(value, rules::dtz_is_dtm(pos, value)).or(dtz),
             halfmoves: h,
             halfmoves_before: before,
             checkmate: value == Value::Loss(0),
@@ -149,19 +165,23 @@ impl Tablebase {
                 .map_or(Value::Illegal, Value::back)
         });
         let h = pos.clock.halfmove;
+        let outcomes = legal
+            .iter()
+            .map(zeroing)
+            .zip(values.iter().copied())
+            .collect();
         let mut moves: Vec<(Scored, Option<Role>, Option<Role>)> = legal
             .iter()
             .zip(values)
             .map(|(m, v)| {
                 let after = after(pos, m);
-                let zeroing = m.capture.is_some() || m.role == Role::Pawn;
-                let info = self.info(&after, v, after.clock.halfmove, h);
+                let info = self.info(&after, v, after.clock.halfmove, h, None);
                 let scored = Scored {
                     after,
                     info: MoveInfo {
                         uci: uci(m),
                         san: san(pos, m, Some(info.checkmate)),
-                        zeroing,
+                        zeroing: zeroing(m),
                         conversion: m.converts(),
                         pos: info,
                     },
@@ -174,6 +194,7 @@ impl Tablebase {
         Ok(Evaluated {
             value,
             moves: moves.into_iter().map(|m| m.0).collect(),
+            outcomes,
         })
     }
 
@@ -217,6 +238,11 @@ impl Tablebase {
     }
 }
 
+/// A capture or a pawn move: it resets the halfmove clock.
+fn zeroing(m: &Move) -> bool {
+    m.capture.is_some() || m.role == Role::Pawn
+}
+
 /// The value of a KBNvK position (either colouring) in the KBNK table.
 fn kbnk_value(table: &crate::table::Table, pos: &Position) -> Value {
     use crate::kbnk::{Kbnk, Side};
@@ -248,9 +274,8 @@ fn after(pos: &Position, m: &Move) -> Position {
     if !en_passant_after(&a, m).is_empty() {
         a.ep = Some((m.from + m.to) / 2);
     }
-    let zeroing = m.capture.is_some() || m.role == Role::Pawn;
     a.clock = Clock {
-        halfmove: rules::halfmoves_after(zeroing, pos.clock.halfmove),
+        halfmove: rules::halfmoves_after(zeroing(m), pos.clock.halfmove),
         fullmove: pos
             .clock
             .fullmove

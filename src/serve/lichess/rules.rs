@@ -9,20 +9,25 @@
 //! - the winner has no pawn and one piece or two minor pieces, the loser a bare king. No
 //!   zeroing move but the mate can occur on a winning line: a pawn move needs a pawn, and a
 //!   capture by the lone king would leave at most one minor piece, a draw, which the
-//!   winner never allows. So the next zeroing move *is* the mate, and DTZ = DTM.
+//!   winner never allows. So the next zeroing move *is* the mate, and DTZ = DTM (up to 100
+//!   plies; beyond, Syzygy would count a cursed win differently);
+//! - from the moves of the position asked about (not of the positions after its moves):
+//!   1 for a win with a zeroing move to a mate within 100 plies (the clock restarts and
+//!   the mate comes before any claim: the win is kept by zeroing now), and -1 for a loss
+//!   within 100 plies whose every move is zeroing.
 //!
 //! Everywhere else a capture or pawn move may come before the mate, and DTZ is `null`.
 //!
 //! **Category.** With `h` the position's halfmove clock and `d` its distance to mate in
 //! plies: if `d + h ≤ 100`, the winner mates before a draw can be claimed whatever the
 //! loser does (a zeroing move on the way only resets the clock), so it is `win`/`loss`
-//! even where DTZ is unknown. Beyond 100, it is `cursed-win`/`blessed-loss` where DTZ is
-//! exact (the win cannot be forced in time), and `maybe-win`/`maybe-loss` where it is not
-//! (a win, but whether it survives the 50-move rule depends on zeroing moves retro does
-//! not track: Lichess's meaning of `maybe`). As in lila-tablebase, a position reached when
-//! the clock before it was already 100 or more is `cursed-win`/`blessed-loss`, a
-//! checkmate `loss` (or `blessed-loss` then), and the top-level category is the first
-//! move's, turned around.
+//! even where DTZ is unknown. Otherwise, where DTZ is exact, Syzygy's rule: `win`/`loss` if
+//! `|dtz| + h ≤ 100`, else `cursed-win`/`blessed-loss` (the win cannot be forced in time);
+//! where it is not, `maybe-win`/`maybe-loss` (a win, but whether it survives the 50-move
+//! rule depends on zeroing moves retro does not track: Lichess's meaning of `maybe`). As
+//! in lila-tablebase, a position reached when the clock before it was already 100 or more
+//! is `cursed-win`/`blessed-loss`, a checkmate `loss` (or `blessed-loss` then), and the
+//! top-level category is the first move's, turned around.
 
 use std::cmp::Reverse;
 
@@ -39,8 +44,8 @@ const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
 pub struct Facts {
     /// retro's value for the side to move.
     pub value: Value,
-    /// DTZ equals DTM here ([`dtz_is_dtm`]).
-    pub dtz_is_dtm: bool,
+    /// Syzygy's DTZ where it is known exactly ([`dtz`], [`dtz_from_moves`]).
+    pub dtz: Option<i32>,
     /// The position's halfmove clock.
     pub halfmoves: u32,
     /// The clock of the position before it (lila-tablebase uses it to tell a win that
@@ -80,14 +85,29 @@ pub fn dtz_is_dtm(pos: &Position, value: Value) -> bool {
         }
 }
 
-/// Syzygy's DTZ where it is exact, else `None`.
+/// Syzygy's DTZ where it follows from the value alone, else `None`.
 pub fn dtz(value: Value, dtz_is_dtm: bool) -> Option<i32> {
     match value {
         Value::Draw => Some(0),
         Value::Loss(0) => Some(-1),
         Value::Win(1) => Some(1),
-        Value::Win(d) if dtz_is_dtm => Some(d as i32),
-        Value::Loss(d) if dtz_is_dtm => Some(-(d as i32)),
+        Value::Win(d) if dtz_is_dtm && d <= 100 => Some(d as i32),
+        Value::Loss(d) if dtz_is_dtm && d <= 100 => Some(-(d as i32)),
+        _ => None,
+    }
+}
+
+/// Syzygy's DTZ of a position worth `value` from its legal moves, each `(zeroing, the
+/// value it leads to)`, where they settle it (see the module documentation).
+pub fn dtz_from_moves(value: Value, moves: &[(bool, Value)]) -> Option<i32> {
+    match value {
+        Value::Win(_) => moves
+            .iter()
+            .any(|&(z, v)| z && matches!(v, Value::Loss(d) if d <= 100))
+            .then_some(1),
+        Value::Loss(d) if d <= 100 => {
+            (!moves.is_empty() && moves.iter().all(|m| m.0)).then_some(-1)
+        }
         _ => None,
     }
 }
@@ -104,8 +124,8 @@ pub fn dtm(value: Value) -> Option<i32> {
 
 /// The category (see the module documentation).
 pub fn category(f: &Facts) -> Category {
-    let exact = dtz(f.value, f.dtz_is_dtm).is_some();
     let claimable_before = f.halfmoves_before >= 100;
+    let in_time = |plies: u64| plies + u64::from(f.halfmoves) <= 100;
     match f.value {
         Value::Illegal => Category::Unknown,
         _ if f.stalemate || f.insufficient_material => Category::Draw,
@@ -114,18 +134,24 @@ pub fn category(f: &Facts) -> Category {
         Value::Loss(0) => Category::Loss,
         Value::Win(_) if claimable_before => Category::CursedWin,
         Value::Loss(_) if claimable_before => Category::BlessedLoss,
-        Value::Win(d) if u64::from(d) + u64::from(f.halfmoves) <= 100 => Category::Win,
-        Value::Loss(d) if u64::from(d) + u64::from(f.halfmoves) <= 100 => Category::Loss,
-        Value::Win(_) if exact => Category::CursedWin,
-        Value::Loss(_) if exact => Category::BlessedLoss,
-        Value::Win(_) => Category::MaybeWin,
-        Value::Loss(_) => Category::MaybeLoss,
+        Value::Win(d) if in_time(d.into()) => Category::Win,
+        Value::Loss(d) if in_time(d.into()) => Category::Loss,
+        Value::Win(_) => match f.dtz {
+            Some(z) if in_time(z.unsigned_abs().into()) => Category::Win,
+            Some(_) => Category::CursedWin,
+            None => Category::MaybeWin,
+        },
+        Value::Loss(_) => match f.dtz {
+            Some(z) if in_time(z.unsigned_abs().into()) => Category::Loss,
+            Some(_) => Category::BlessedLoss,
+            None => Category::MaybeLoss,
+        },
     }
 }
 
 /// Every Lichess field of a position.
 pub fn position_info(f: &Facts) -> PositionInfo {
-    let dtz = dtz(f.value, f.dtz_is_dtm);
+    let dtz = f.dtz;
     PositionInfo {
         checkmate: f.checkmate,
         stalemate: f.stalemate,
@@ -216,7 +242,7 @@ mod tests {
     fn facts(value: Value, exact: bool, h: u32, before: u32) -> Facts {
         Facts {
             value,
-            dtz_is_dtm: exact,
+            dtz: dtz(value, exact),
             halfmoves: h,
             halfmoves_before: before,
             checkmate: value == Value::Loss(0),
@@ -259,6 +285,36 @@ mod tests {
         );
         assert_eq!(dtz(Value::Loss(0), false), Some(-1), "Syzygy's checkmate");
         assert_eq!(dtz(Value::Draw, false), Some(0));
+        assert_eq!(
+            dtz(Value::Win(101), true),
+            None,
+            "Syzygy's cursed-win numbering"
+        );
+        // From the moves: a zeroing move to a mate within 100 plies, or only zeroing moves.
+        let quiet_win = (false, Value::Loss(10));
+        assert_eq!(
+            dtz_from_moves(Value::Win(11), &[quiet_win, (true, Value::Loss(40))]),
+            Some(1)
+        );
+        assert_eq!(
+            dtz_from_moves(Value::Win(11), &[quiet_win, (true, Value::Loss(102))]),
+            None
+        );
+        assert_eq!(
+            dtz_from_moves(Value::Win(11), &[quiet_win, (true, Value::Draw)]),
+            None
+        );
+        assert_eq!(
+            dtz_from_moves(Value::Loss(12), &[(true, Value::Win(11))]),
+            Some(-1)
+        );
+        assert_eq!(
+            dtz_from_moves(
+                Value::Loss(12),
+                &[(true, Value::Win(11)), (false, Value::Win(3))]
+            ),
+            None
+        );
     }
 
     #[test]
@@ -282,6 +338,17 @@ mod tests {
         assert_eq!(c(Value::Loss(30), true, 71, 70), BlessedLoss);
         assert_eq!(c(Value::Win(31), false, 70, 69), MaybeWin);
         assert_eq!(c(Value::Loss(30), false, 71, 70), MaybeLoss);
+        // Exact DTZ shorter than DTM (zeroing now): the clock restarts in time.
+        let zero_now = Facts {
+            dtz: Some(1),
+            ..facts(Value::Win(31), false, 99, 98)
+        };
+        assert_eq!(category(&zero_now), Win);
+        let too_late = Facts {
+            dtz: Some(1),
+            ..facts(Value::Win(31), false, 100, 99)
+        };
+        assert_eq!(category(&too_late), CursedWin);
         // A claim was already possible.
         assert_eq!(c(Value::Win(1), true, 0, 100), CursedWin);
         assert_eq!(c(Value::Loss(0), true, 0, 99), Loss);
