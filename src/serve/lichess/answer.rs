@@ -73,7 +73,7 @@ impl Tablebase {
     pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
         let first = self.evaluate(start)?;
         let root = self.info(start, first.value, 0, 0, first.dtz_from_moves());
-        let mut line = Vec::new();
+        let mut line: Vec<MainlineStep> = Vec::new();
         let mut pos = *start;
         let mut next = Some(first);
         if root.dtz != Some(0) {
@@ -82,6 +82,11 @@ impl Tablebase {
                     Some(e) => e,
                     None => self.evaluate(&pos)?,
                 };
+                // The moves of the position reached may settle the DTZ its step left open.
+                if let Some(step) = line.last_mut().filter(|s| s.dtz.is_none()) {
+                    step.dtz = e.dtz_from_moves();
+                    step.precise_dtz = step.dtz;
+                }
                 let Some(best) = e.moves.into_iter().next() else {
                     break;
                 };
