@@ -14,9 +14,15 @@ if [ -x "$VENV/bin/python" ] &&
     exit 0
 fi
 
-if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+make_venv() {
+    rm -rf "$VENV"
+    command -v python3 >/dev/null 2>&1 && python3 -m venv "$VENV" >/dev/null 2>&1
+}
+
+# Debian's python3 makes virtual environments only with python3-venv installed.
+if ! make_venv; then
     if ! command -v apt-get >/dev/null 2>&1; then
-        echo "install-lichess-client.sh: python3 with venv is missing and apt-get is not found; install python3 and python3-venv by hand" >&2
+        echo "install-lichess-client.sh: python3 cannot make a virtual environment and apt-get is not found; install python3 and python3-venv by hand" >&2
         exit 1
     fi
     SUDO=""
@@ -27,10 +33,10 @@ if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
         python3 python3-venv >/dev/null
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
 fi
 
 echo "install-lichess-client.sh: installing berserk $BERSERK into $VENV" >&2
-rm -rf "$VENV"
-python3 -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "berserk==$BERSERK"
 "$VENV/bin/python" -c "import berserk, importlib.metadata as m; print('berserk', m.version('berserk'))"

@@ -553,6 +553,21 @@ async fn mainline_is_the_line_of_best_moves_to_mate() {
     assert_eq!(line.len() as i64, m["dtm"].as_i64().unwrap());
     assert_eq!(m["dtz"], 1, "the promotion zeroes at once");
     assert_eq!(m["winner"], "w");
+    // A pawn run: before each winning pawn move the side to move zeroes at once, so the
+    // step reaching that position has DTZ 1 (its moves settle it), as on Lichess.
+    let m = mainline("8/8/8/8/8/k7/6P1/K7 w - - 0 1").await;
+    let line = m["mainline"].as_array().unwrap();
+    assert_eq!(line.len() as i64, m["dtm"].as_i64().unwrap());
+    let mut settled = 0;
+    for w in line.windows(2) {
+        let san = w[1]["san"].as_str().unwrap();
+        let zeroing = san.starts_with(|c: char| c.is_ascii_lowercase()) || san.contains('x');
+        if zeroing && w[1]["dtm"].as_i64().is_some_and(|d| (-100..0).contains(&d)) {
+            assert_eq!(w[0]["dtz"], 1, "{} then {san}", w[0]["san"]);
+            settled += 1;
+        }
+    }
+    assert!(settled >= 3, "{line:?}");
     // A draw: no line.
     let m = mainline("8/8/8/4k3/8/8/8/KN6 w - - 0 1").await;
     assert_eq!(m["mainline"].as_array().unwrap().len(), 0);
