@@ -57,7 +57,7 @@ impl Tablebase {
     pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, ApiError> {
         let e = self.evaluate(pos)?;
         let h = pos.clock.halfmove;
-        let mut info = self.info(pos, e.value, h, h.saturating_sub(1), e.dtz_from_moves());
+        let mut info = info(pos, e.value, h, h.saturating_sub(1), e.dtz_from_moves());
         // As lila-tablebase: the position is worth what its best move gives.
         if let Some(best) = e.moves.first() {
             info.category = best.info.pos.category.flip();
@@ -72,7 +72,8 @@ impl Tablebase {
     /// `GET /standard/mainline`: the first move of `/standard`'s list, again and again.
     pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
         let first = self.evaluate(start)?;
-        let root = self.info(start, first.value, 0, 0, first.dtz_from_moves());
+        // Only the distances are read from it, which the clock does not change.
+        let root = info(start, first.value, 0, 0, first.dtz_from_moves());
         let mut line: Vec<MainlineStep> = Vec::new();
         let mut pos = *start;
         let mut next = Some(first);
@@ -109,27 +110,6 @@ impl Tablebase {
             dtz: root.dtz,
             precise_dtz: root.precise_dtz,
             dtm: root.dtm,
-        })
-    }
-
-    /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
-    /// `dtz` is what its moves say of DTZ, if they were looked at.
-    fn info(
-        &self,
-        pos: &Position,
-        value: Value,
-        h: u32,
-        before: u32,
-        dtz: Option<i32>,
-    ) -> PositionInfo {
-        rules::position_info(&Facts {
-            value,
-            dtz: rules::dtz(value, rules::dtz_is_dtm(pos, value)).or(dtz),
-            halfmoves: h,
-            halfmoves_before: before,
-            checkmate: value == Value::Loss(0),
-            stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
-            insufficient_material: rules::insufficient_material(pos),
         })
     }
 
@@ -180,7 +160,7 @@ impl Tablebase {
             .zip(values)
             .map(|(m, v)| {
                 let after = after(pos, m);
-                let info = self.info(&after, v, after.clock.halfmove, h, None);
+                let info = info(&after, v, after.clock.halfmove, h, None);
                 let scored = Scored {
                     after,
                     info: MoveInfo {
@@ -241,6 +221,20 @@ impl Tablebase {
         };
         Ok((game, served))
     }
+}
+
+/// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
+/// `dtz` is what its moves say of DTZ, if they were looked at.
+fn info(pos: &Position, value: Value, h: u32, before: u32, dtz: Option<i32>) -> PositionInfo {
+    rules::position_info(&Facts {
+        value,
+        dtz: rules::dtz(value, rules::dtz_is_dtm(pos, value)).or(dtz),
+        halfmoves: h,
+        halfmoves_before: before,
+        checkmate: value == Value::Loss(0),
+        stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
+        insufficient_material: rules::insufficient_material(pos),
+    })
 }
 
 /// A capture or a pawn move: it resets the halfmove clock.
