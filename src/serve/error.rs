@@ -1,6 +1,6 @@
 //! The one error type of the HTTP API, and the one place it becomes a status code.
 
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -28,6 +28,19 @@ pub enum ApiError {
     /// Not an API route.
     #[error("no such API endpoint: {0} (try /api/tables or /api/probe/<table>?position=...)")]
     NoRoute(String),
+    /// Lichess API (`/standard`): no `fen`, or a query string that cannot be read.
+    #[error("{0}")]
+    TablebaseQuery(String),
+    /// Lichess API: text that is not a FEN.
+    #[error("invalid fen: {0}")]
+    InvalidFen(String),
+    /// Lichess API: a FEN of a position that cannot occur.
+    #[error("illegal position: {0}")]
+    IllegalPosition(String),
+    /// Lichess API: no table holds the position (its material, more than 5 pieces, or
+    /// castling rights).
+    #[error("{0}")]
+    NotInTablebase(String),
     /// A bug: the plug-in panicked on this input. Reported, never propagated.
     #[error("internal error while probing: {0}")]
     Internal(String),
@@ -37,11 +50,16 @@ impl ApiError {
     /// The status of each error: the only mapping in the server.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::UnknownTable { .. } | ApiError::NoRoute(_) => StatusCode::NOT_FOUND,
+            ApiError::UnknownTable { .. } | ApiError::NoRoute(_) | ApiError::NotInTablebase(_) => {
+                StatusCode::NOT_FOUND
+            }
             ApiError::MissingPosition
             | ApiError::TooLong(_)
             | ApiError::BadRequest(_)
-            | ApiError::Position(_) => StatusCode::BAD_REQUEST,
+            | ApiError::Position(_)
+            | ApiError::TablebaseQuery(_)
+            | ApiError::InvalidFen(_)
+            | ApiError::IllegalPosition(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -61,10 +79,30 @@ impl ApiError {
             error: self.to_string(),
         }
     }
+
+    /// True for the errors of the Lichess API, which are plain text as lila-tablebase
+    /// sends them (clients show the body as the message).
+    pub fn is_plain_text(&self) -> bool {
+        matches!(
+            self,
+            ApiError::TablebaseQuery(_)
+                | ApiError::InvalidFen(_)
+                | ApiError::IllegalPosition(_)
+                | ApiError::NotInTablebase(_)
+        )
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if self.is_plain_text() {
+            return (
+                self.status(),
+                [(header::ACCESS_CONTROL_ALLOW_ORIGIN, "*")],
+                self.to_string(),
+            )
+                .into_response();
+        }
         (self.status(), Json(self.body())).into_response()
     }
 }

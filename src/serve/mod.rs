@@ -7,6 +7,7 @@
 //! | `GET /api/tables/<name>/stats.json` | a table's histogram, longest positions and checksums ([`stats`]) |
 //! | `GET /api/probe/<table>?position=<text>` | the probe JSON of `retro probe --json`; 400 for a malformed or illegal position, 404 for an unknown table |
 //! | `GET /tables/<file>` | the raw table files (Range, ETag, conditional GET), nothing outside the folder |
+//! | `GET /standard?fen=…`, `GET /standard/mainline?fen=…` | the Lichess tablebase API over the chess tables ([`lichess`]) |
 //!
 //! Tables are read once into memory and shared without locks; probing is a few memory
 //! reads, done inline on the tokio workers. Connections are bounded in number, time out
@@ -17,6 +18,7 @@ pub mod api;
 pub mod assets;
 pub mod error;
 pub mod files;
+pub mod lichess;
 pub mod listen;
 pub mod routes;
 pub mod state;

@@ -30,7 +30,9 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(index))
         .route("/assets/{file}", get(asset))
         .fallback(not_found)
-        .with_state(state)
+        .with_state(state.clone())
+        // The Lichess tablebase API (`/standard`, `/standard/mainline`).
+        .merge(super::lichess::routes(state))
 }
 
 async fn tables(State(state): State<AppState>) -> Response {

@@ -16,6 +16,7 @@ mod gomoku_cli;
 mod gomoku_vs_mnk;
 mod kbnk_facts;
 mod kbnk_movegen;
+mod lichess_api;
 mod mnk_facts;
 mod serve_api;
 mod serve_connections;
