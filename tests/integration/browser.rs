@@ -319,6 +319,32 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
     assert_eq!(shown, e3);
     let errors = c.execute("return window.__errors || []", vec![]).await?;
     assert_eq!(errors, json!([]), "JavaScript errors on the page");
+
+    // The Lichess API, as the browser renders it: the answer for the promoted position
+    // (black to move, lost) agrees with the table's own probe.
+    c.goto(&format!(
+        "{base}/standard?fen={}",
+        promoted.replace(' ', "_")
+    ))
+    .await?;
+    let body = c.execute("return document.body.innerText", vec![]).await?;
+    let lichess: Json = serde_json::from_str(body.as_str().unwrap()).unwrap();
+    let j = probe(promoted);
+    assert_eq!(lichess["category"], "loss", "{lichess}");
+    assert_eq!(lichess["dtm"], j["dtm"], "{lichess}");
+    // A bare king against a queen: the next zeroing move is the mate, so DTZ is DTM.
+    assert_eq!(lichess["dtz"], j["dtm"], "{lichess}");
+    let ucis = |v: &Json| -> Vec<String> {
+        let mut u: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap().to_string())
+            .collect();
+        u.sort();
+        u
+    };
+    assert_eq!(ucis(&lichess["moves"]), ucis(&j["moves"]));
     Ok(())
 }
 

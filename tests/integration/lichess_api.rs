@@ -61,7 +61,7 @@ fn krvk_longest() -> (String, u16) {
             let white = game.sections()[0].len;
             let mut best: Option<(u64, u16)> = None;
             for i in 0..white {
-                if let Value::Win(p) = Value::from_byte(loaded.table.record(i).0) {
+                if let Value::Win(p) = loaded.table.value(i) {
                     if best.is_none_or(|b| p > b.1) {
                         best = Some((i, p));
                     }

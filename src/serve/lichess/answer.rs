@@ -191,7 +191,7 @@ impl Tablebase {
         if name != "KBNvK" || self.app.table(&name).is_some() {
             return None;
         }
-        self.app.table("kbnk").map(|s| &s.table)
+        self.app.table("kbnk").map(|s| &*s.table)
     }
 
     /// The table of `pos`'s material and its rules, or 404 as Lichess answers a missing table.
@@ -263,7 +263,7 @@ fn kbnk_value(table: &crate::table::Table, pos: &Position) -> Value {
         },
         clock: Clock::default(),
     };
-    Value::from_byte(table.record(crate::game::Game::encode(&Kbnk, &k)).0)
+    table.value(crate::game::Game::encode(&Kbnk, &k))
 }
 
 /// The position after `m`, with its clocks, and the en-passant square if the opponent
