@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: formatting, lints, then all unit, property,
 # integration and browser tests. Installs the browser the end-to-end test needs (Debian's
-# chromium and chromium-driver) when it is missing, so no test is ever skipped.
+# chromium and chromium-driver) and the engine the distributed test drives (Dask, pinned,
+# into target/dask-venv) when they are missing, so no test is ever skipped.
 #
 # Lints and tests share one release build. `cargo clippy` builds every dependency a second
 # time (in check mode, which a test build cannot reuse); instead, clippy's driver compiles
@@ -12,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh
+bash scripts/install-dask.sh
 cargo fmt --check
 driver="$(rustc --print sysroot)/bin/clippy-driver"
 if [ ! -x "$driver" ]; then
