@@ -27,7 +27,7 @@ pub fn targets(materials: &[String], all: Option<usize>) -> Result<Vec<Material>
             .collect::<Result<Vec<_>, _>>()?,
         ([], Some(n)) if (3..=MAX_PIECES).contains(&n) => Material::all(n),
         ([], Some(n)) => bail!("--all takes 3, 4 or 5 (pieces, kings included), not {n}"),
-        _ => bail!("give materials (e.g. `KQvKR`) or `--all N`, not both or neither"),
+        _ => bail!("give one material or more (e.g. `KQvKR`), or `--all N`, not both"),
     };
     if targets.iter().any(|t| t.is_bare_kings()) {
         bail!("KvK has no table: two bare kings are a draw");
