@@ -4,7 +4,9 @@
 //! The temporary file (`.<name>.XXXXXX.tmp`) is locked (`flock`) while it is written. A
 //! run killed before the rename leaves it behind, unlocked: the next generation of the same
 //! table removes such files first ([`remove_stale_temps`]); a file still locked belongs to
-//! a run in progress and is left alone.
+//! a run in progress and is left alone. Two runs of one table at once (a retried task of a
+//! distributed run while its first copy still works) therefore never touch each other's
+//! file: see `locked_temp` for the moment between a file's creation and its lock.
 
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
