@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project, as CI runs it: formatting, lints, then all unit, property,
 # integration and browser tests. Installs the browser the end-to-end test needs (Debian's
-# chromium and chromium-driver) and the Python Lichess client the Lichess-API test drives
-# (berserk, in target/lichess-venv) when they are missing, so no test is ever skipped.
+# chromium and chromium-driver), the Python Lichess client the Lichess-API test drives
+# (berserk, in target/lichess-venv) and the engine the distributed test drives (Dask,
+# pinned, in target/dask-venv) when they are missing, so no test is ever skipped.
 #
 # Lints and tests share one release build. `cargo clippy` builds every dependency a second
 # time (in check mode, which a test build cannot reuse); instead, clippy's driver compiles
@@ -14,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-browser.sh
 bash scripts/install-lichess-client.sh
+bash scripts/install-dask.sh
 cargo fmt --check
 driver="$(rustc --print sysroot)/bin/clippy-driver"
 if [ ! -x "$driver" ]; then

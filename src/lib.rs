@@ -5,6 +5,7 @@
 
 pub mod game;
 pub mod generate;
+pub mod memory;
 pub mod probe;
 pub mod progress;
 pub mod registry;

@@ -43,6 +43,9 @@ enum Command {
     Info(InfoArgs),
     /// Check a table file: its checksums, then every record against its successors.
     Verify(VerifyArgs),
+    /// The task graph of a chess table set as JSON: each table, the sub-tables it reads,
+    /// its size and its estimated peak memory, in dependency order (for distributed runners).
+    Plan(cli::plan::PlanArgs),
     /// Gomoku tools: validate winning strategy graphs.
     #[command(subcommand)]
     Gomoku(GomokuCommand),
@@ -89,6 +92,11 @@ struct GenerateArgs {
     /// Worker threads (default: one per core). The table is identical whatever the count.
     #[arg(long, value_parser = cli::threads)]
     threads: Option<usize>,
+    /// Chess: the memory this run may use (`4G`, `512M`, bytes); a table whose estimated
+    /// peak is larger is refused before anything is written. Default: the memory available
+    /// now (`MemAvailable` in /proc/meminfo).
+    #[arg(long, value_name = "SIZE", value_parser = cli::size)]
+    max_memory: Option<u64>,
 }
 
 #[derive(Args)]
@@ -132,6 +140,7 @@ fn main() -> ExitCode {
         Command::Probe(a) => cmd_probe(a),
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
+        Command::Plan(a) => cli::plan::run(&a),
         Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
         Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_prove::run_prove(&a),
         #[cfg(feature = "server")]
@@ -162,39 +171,50 @@ fn cmd_generate(a: GenerateArgs) -> Result<bool> {
     if a.game == "chess" {
         return cmd_generate_chess(&a);
     }
-    if a.material.is_some() || a.all.is_some() {
-        bail!("a material and --all are for chess, not '{}'", a.game);
+    if a.material.is_some() || a.all.is_some() || a.max_memory.is_some() {
+        bail!(
+            "a material, --all and --max-memory are for chess, not '{}'",
+            a.game
+        );
     }
     generate_one(&table_name(&a)?, &a.out, a.threads)
 }
 
 /// Chess: the requested tables and every missing sub-table, in dependency order.
 fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
-    use retro::chess::material::{Material, MAX_PIECES};
     use retro::chess::plan;
     if a.width.is_some() || a.height.is_some() || a.k.is_some() {
         bail!("--width, --height and --k are for mnk, not chess");
     }
-    let targets = match (&a.material, a.all) {
-        (Some(m), None) => vec![Material::parse(m)?],
-        (None, Some(n)) if (3..=MAX_PIECES).contains(&n) => Material::all(n),
-        (None, Some(n)) => bail!("--all takes 3, 4 or 5 (pieces, kings included), not {n}"),
-        _ => bail!("give one material (e.g. `retro generate chess KQvKR`) or `--all N`"),
-    };
-    for t in &targets {
-        if t.is_bare_kings() {
-            bail!("KvK has no table: two bare kings are a draw");
-        }
-    }
+    let materials: Vec<String> = a.material.iter().cloned().collect();
+    let targets = cli::plan::targets(&materials, a.all)?;
     let order = plan::closure(&targets);
     let total = order.len();
+    // Which tables are missing, and whether they fit, before anything is written: a
+    // damaged table in the way, or one too big for this machine, stops the run at once.
+    let mut missing = Vec::new();
+    for m in &order {
+        let name = m.to_string();
+        if !plan::present(&a.out, m)
+            .with_context(|| format!("{name} is in the way (delete it to make it anew)"))?
+        {
+            missing.push(m.clone());
+        }
+    }
+    let (available, source_of) = match a.max_memory {
+        Some(n) => (Some(n), "--max-memory"),
+        None => (retro::memory::available(), "MemAvailable"),
+    };
+    if let Some(available) = available {
+        plan::check_memory(&missing, available, source_of)?;
+    }
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);
     for (i, m) in order.iter().enumerate() {
         let name = m.to_string();
-        if plan::present(&a.out, m)
-            .with_context(|| format!("{name} is in the way (delete it to make it anew)"))?
-        {
+        // Looked at again: a copy of this run elsewhere (a retried task of a distributed
+        // run) may have made it meanwhile.
+        if !missing.contains(m) || plan::present(&a.out, m).unwrap_or(false) {
             eprintln!("[{}/{total}] {name}: present, skipped", i + 1);
             skipped += 1;
             continue;

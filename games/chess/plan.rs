@@ -1,10 +1,17 @@
 //! Which tables a request needs, in the order to make them: every sub-table before the
-//! tables that read it.
+//! tables that read it; and what each costs ([`estimate`]): the task graph `retro plan`
+//! prints for the distributed runners, and the figures `retro generate` checks against the
+//! memory it has.
 
 use std::path::Path;
 
+use serde::Serialize;
+
+use super::index::Layout;
 use super::material::Material;
 use super::subtables::path_of;
+use crate::memory::Bytes;
+use crate::table::header::{Header, SectionInfo};
 
 /// `targets` and everything their captures and promotions lead to, recursively, each
 /// after all of its children (fewer pieces first, then fewer pawns, then by name).
@@ -57,9 +64,130 @@ pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableErro
     Ok(true)
 }
 
+/// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
+/// set, less the process and the mapped sub-tables): a value byte, a move counter byte and
+/// the 2-byte record, plus the queues and the settled bits at their largest. Pawnless
+/// tables: KQvKR 7.9, KQRvKR 7.7 (1.75 GiB); pawn tables need more (longer queues, the
+/// en-passant links): KRvKP 8.4, KPPvK 9.4, KQPvK 10.1, KPvKP 11.5. Rounded up, so the
+/// estimate errs on the side of refusing.
+const BYTES_PER_SLOT: [f64; 2] = [8.0, 11.5];
+/// The process itself (code, thread stacks, small tables): 5 MiB measured, with margin.
+const BASE_BYTES: u64 = 16 << 20;
+
+/// What generating one table takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Estimate {
+    /// Index slots, both sides to move (unused and illegal slots included: the solver
+    /// and the file hold them all).
+    pub positions: u64,
+    /// Size of the table file, exact while the header fits its first 4 KiB page (up to
+    /// about 190 distinct values a side); a table with more takes one page more.
+    pub file_bytes: u64,
+    /// Peak memory of `retro generate chess` for this table alone, its sub-tables
+    /// already present: the solver's arrays plus the sub-table files it maps, all of
+    /// which a solve reads.
+    pub memory_bytes: u64,
+}
+
+/// The cost of generating `m` (stored colouring).
+pub fn estimate(m: &Material) -> Estimate {
+    let m = m.canonical().0;
+    let section = Layout::new(&m).section;
+    let positions = 2 * section;
+    let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
+    Estimate {
+        positions,
+        file_bytes: file_bytes(&m, 0),
+        memory_bytes: BASE_BYTES
+            + (positions as f64 * BYTES_PER_SLOT[m.has_pawns() as usize]) as u64
+            + subs,
+    }
+}
+
+/// The file size of `m`'s table whose header lists `histogram` values per section.
+fn file_bytes(m: &Material, histogram: usize) -> u64 {
+    let records = Layout::new(m).section;
+    let info = |name: &str| SectionInfo {
+        name: name.to_string(),
+        records,
+        offset: 0,
+        checksum: 0,
+        histogram: vec![1; histogram],
+    };
+    let mut h = Header {
+        game: "chess".to_string(),
+        name: m.to_string(),
+        params: vec![("pieces".to_string(), m.count() as i64)],
+        sections: vec![info("white"), info("black")],
+    };
+    h.encode();
+    h.file_len()
+}
+
+/// One table of a plan: what it reads and what it costs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Task {
+    /// The material, stored colouring (`KQvKR`): the argument of `retro generate chess`.
+    pub name: String,
+    pub pieces: usize,
+    /// The sub-tables its captures and promotions lead into: they must be present first.
+    pub dependencies: Vec<String>,
+    #[serde(flatten)]
+    pub estimate: Estimate,
+}
+
+/// The task graph of `targets`: every table of their [`closure`], in that order.
+pub fn tasks(targets: &[Material]) -> Vec<Task> {
+    closure(targets)
+        .iter()
+        .map(|m| Task {
+            name: m.to_string(),
+            pieces: m.count(),
+            dependencies: m.children().iter().map(|c| c.to_string()).collect(),
+            estimate: estimate(m),
+        })
+        .collect()
+}
+
+/// A table too big for the memory there is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{table} needs about {needed} of memory to generate, and {available} is available ({source_of}): run it on a machine with more memory{hint}", needed = Bytes(*.needed), available = Bytes(*.available))]
+pub struct TooBig {
+    pub table: String,
+    pub needed: u64,
+    pub available: u64,
+    /// Where the available figure came from: `--max-memory`, `MemAvailable`.
+    pub source_of: String,
+    pub hint: String,
+}
+
+/// Refuse, before anything is written, the first of `to_make` whose estimate exceeds
+/// `available` bytes.
+pub fn check_memory(to_make: &[Material], available: u64, source_of: &str) -> Result<(), TooBig> {
+    for m in to_make {
+        let needed = estimate(m).memory_bytes;
+        if needed > available {
+            return Err(TooBig {
+                table: m.canonical().0.to_string(),
+                needed,
+                available,
+                source_of: source_of.to_string(),
+                hint: if source_of == "--max-memory" {
+                    String::new()
+                } else {
+                    " (or free some, or raise the figure with --max-memory if you know better)"
+                        .to_string()
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::header::align_up;
 
     #[test]
     fn order() {
@@ -96,5 +224,55 @@ mod tests {
         bad[5000] ^= 1;
         std::fs::write(&path, &bad).unwrap();
         assert!(present(dir.path(), &m).is_err(), "damaged: refused");
+    }
+
+    #[test]
+    fn estimates() {
+        let kqvkr = estimate(&Material::parse("KRvKQ").unwrap());
+        // 2 sides x 462 king pairs x 64 x 64 squares, 2 bytes each after a 4 KiB header.
+        assert_eq!(kqvkr.positions, 2 * 462 * 64 * 64);
+        let section = 462 * 64 * 64 * 2;
+        assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
+        // Measured: KQRvKR peaked at 1.75 GiB for its 2 x 462 x 64^3 slots.
+        let big = estimate(&Material::parse("KQRvKR").unwrap()).memory_bytes as f64;
+        let measured = 1.75 * (1u64 << 30) as f64;
+        assert!(
+            big > measured && big < 1.1 * measured,
+            "{big} vs {measured}"
+        );
+        // The header fits its first page up to 190 values a side, and takes one more
+        // page with all 257.
+        let m = Material::parse("KQRvKR").unwrap();
+        assert_eq!(file_bytes(&m, 190), file_bytes(&m, 0));
+        assert_eq!(file_bytes(&m, 257), file_bytes(&m, 0) + 4096);
+    }
+
+    #[test]
+    fn graph() {
+        let t = tasks(&Material::all(4));
+        assert_eq!(t.len(), 35);
+        let kqvkr = t.iter().find(|t| t.name == "KQvKR").unwrap();
+        assert_eq!(kqvkr.dependencies, ["KRvK", "KQvK"]);
+        for (i, task) in t.iter().enumerate() {
+            for d in &task.dependencies {
+                assert!(
+                    t[..i].iter().any(|x| &x.name == d),
+                    "{d} before {}",
+                    task.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn too_big_is_refused_naming_the_figures() {
+        let m = Material::parse("KQvKR").unwrap();
+        let need = estimate(&m).memory_bytes;
+        assert!(check_memory(std::slice::from_ref(&m), need, "--max-memory").is_ok());
+        let e = check_memory(&[m], need - 1, "MemAvailable").unwrap_err();
+        assert_eq!(e.needed, need);
+        let text = e.to_string();
+        assert!(text.starts_with("KQvKR needs about "), "{text}");
+        assert!(text.contains("(MemAvailable)"), "{text}");
     }
 }

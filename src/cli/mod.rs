@@ -7,6 +7,7 @@ pub mod output;
 pub mod batch;
 pub mod gomoku;
 pub mod gomoku_prove;
+pub mod plan;
 #[cfg(feature = "server")]
 pub mod serve;
 
@@ -18,4 +19,9 @@ pub fn threads(s: &str) -> Result<usize, String> {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(format!("expected a number of threads from 1 to {max}")),
     }
+}
+
+/// `--max-memory SIZE`: a size such as `4G` or `2000000000`.
+pub fn size(s: &str) -> Result<u64, String> {
+    retro::memory::parse_size(s).map_err(|e| e.to_string())
 }

@@ -4,7 +4,9 @@
 //! The temporary file (`.<name>.XXXXXX.tmp`) is locked (`flock`) while it is written. A
 //! run killed before the rename leaves it behind, unlocked: the next generation of the same
 //! table removes such files first ([`remove_stale_temps`]); a file still locked belongs to
-//! a run in progress and is left alone.
+//! a run in progress and is left alone. Two runs of one table at once (a retried task of a
+//! distributed run while its first copy still works) therefore never touch each other's
+//! file: see `locked_temp` for the moment between a file's creation and its lock.
 
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -107,10 +109,65 @@ pub fn remove_stale_temps(dir: &Path, name: &str) -> Result<Vec<PathBuf>, TableE
         if file.try_lock().is_err() {
             continue;
         }
-        std::fs::remove_file(&path).map_err(io_err(&path))?;
-        removed.push(path);
+        match std::fs::remove_file(&path) {
+            Ok(()) => removed.push(path),
+            // Renamed into place by its writer since it was listed: a finished table.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_err(&path)(e)),
+        }
     }
     Ok(removed)
+}
+
+/// How many temporary files [`locked_temp`] tries before giving up.
+const TEMP_ATTEMPTS: usize = 100;
+
+/// A new temporary file for table `name` in `dir`, locked; the lock is held until the
+/// file is renamed and closed, and tells [`remove_stale_temps`] it is in use.
+///
+/// Another run of the same table (a retried task whose first copy is still alive) clears
+/// unlocked temporary files as it starts, and can catch this one between its creation and
+/// its lock: it then holds the lock, or has already deleted the file. Either way the file
+/// is given up for a new one, so a run never writes into a file that is not under its name.
+fn locked_temp(dir: &Path, name: &str) -> Result<tempfile::NamedTempFile, TableError> {
+    for _ in 0..TEMP_ATTEMPTS {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(io_err(dir))?;
+        match tmp.as_file().try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => continue,
+            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(tmp.path())(e)),
+        }
+        if still_named(tmp.as_file(), tmp.path()) {
+            return Ok(tmp);
+        }
+    }
+    Err(TableError::Io {
+        path: dir.to_path_buf(),
+        source: std::io::Error::other(format!(
+            "{TEMP_ATTEMPTS} temporary files for {name} were taken away as they were made"
+        )),
+    })
+}
+
+/// Whether `path` still names the open `file` (it was not removed or replaced).
+fn still_named(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
 }
 
 /// Write `records` (all sections concatenated) as `dir/<name>.rtb`. Returns the path and
@@ -129,19 +186,7 @@ pub fn write_table(
     let mut header = build_header(game, name, params, sections, records);
     let head = header.encode();
     let path = dir.join(format!("{name}.{EXTENSION}"));
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io_err(dir))?;
-    // Held until the file is renamed and closed: tells `remove_stale_temps` it is in use.
-    tmp.as_file().try_lock().map_err(|e| TableError::Io {
-        path: tmp.path().to_path_buf(),
-        source: match e {
-            std::fs::TryLockError::Error(e) => e,
-            std::fs::TryLockError::WouldBlock => std::io::ErrorKind::WouldBlock.into(),
-        },
-    })?;
+    let tmp = locked_temp(dir, name)?;
     {
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
         w.write_all(&head).map_err(io_err(tmp.path()))?;
@@ -217,5 +262,55 @@ mod tests {
         assert!(remove_stale_temps(&d.join("absent"), "kbnk")
             .unwrap()
             .is_empty());
+    }
+
+    /// Duplicated runs of one table (a retried task while the first copy is alive) write
+    /// while each clears stale temporary files: every write succeeds, the table is whole,
+    /// and nothing is left behind.
+    #[test]
+    fn concurrent_writers_and_cleaners_of_one_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let sections = [Section {
+            name: "all".to_string(),
+            len: 1 << 16,
+        }];
+        let records: Vec<u8> = (0..1u32 << 17).map(|i| (i * 7 % 251) as u8).collect();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    // Counted even when a write fails, so the cleaners stop.
+                    struct Done<'a>(&'a std::sync::atomic::AtomicUsize);
+                    impl Drop for Done<'_> {
+                        fn drop(&mut self) {
+                            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                    }
+                    let _done = Done(&done);
+                    for _ in 0..25 {
+                        write_table(d, "dup", "dup", vec![], &sections, &records)
+                            .expect("every duplicate write succeeds");
+                    }
+                });
+            }
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while done.load(std::sync::atomic::Ordering::SeqCst) < 4 {
+                        remove_stale_temps(d, "dup").expect("cleaning never fails");
+                    }
+                });
+            }
+        });
+        let t = crate::table::Table::open(&d.join("dup.rtb")).expect("a whole table");
+        assert_eq!(
+            t.checksum_status(),
+            crate::table::reader::ChecksumStatus::Ok
+        );
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["dup.rtb"]);
     }
 }

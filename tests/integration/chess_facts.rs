@@ -4,14 +4,12 @@
 //! test binary, in a temporary folder.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use retro::chess::material::{Color, Material, Role};
-use retro::chess::plan;
 use retro::chess::position::Position;
 use retro::chess::Chess;
 use retro::game::{DistanceUnit, Game, Value};
-use retro::generate::{generate, with_threads};
+use retro::generate::with_threads;
 use retro::progress::Silent;
 use retro::registry;
 use retro::summary::{stats, SectionStats};
@@ -20,21 +18,9 @@ use retro::table::Table;
 /// The materials the facts need, with everything they lead to.
 const MATERIALS: &[&str] = &["KQvK", "KRvK", "KBBvK", "KBNvK", "KQvKR", "KPvK", "KRvKP"];
 
+/// Every table of up to 4 pieces (the shared set), [`MATERIALS`] among them.
 fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let targets: Vec<Material> = MATERIALS
-            .iter()
-            .map(|m| Material::parse(m).unwrap())
-            .collect();
-        for m in plan::closure(&targets) {
-            let p = registry::plugin_in(&m.to_string(), dir.path()).expect("sub-tables present");
-            generate(&*p, dir.path(), &Silent).expect("generates");
-        }
-        dir
-    })
-    .path()
+    crate::common::chess_all4()
 }
 
 fn section_stats(name: &str) -> Vec<SectionStats> {

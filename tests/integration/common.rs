@@ -33,6 +33,23 @@ pub fn tables_dir() -> &'static Path {
     .path()
 }
 
+/// A folder holding every chess table of up to 4 pieces (35), generated once per test run
+/// through the library, as `retro generate chess --all 4` makes them: the reference set of
+/// the distributed test and the tables of the chess facts. Tests only read it.
+pub fn chess_all4() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for m in retro::chess::material::Material::all(4) {
+            let p = retro::registry::plugin_in(&m.to_string(), dir.path())
+                .expect("sub-tables come first");
+            retro::generate::generate(&*p, dir.path(), &Silent).expect("generates");
+        }
+        dir
+    })
+    .path()
+}
+
 /// The shared KBNK table file.
 pub fn kbnk_file() -> PathBuf {
     tables_dir().join("kbnk.rtb")

@@ -12,6 +12,7 @@ mod chess_movegen;
 mod cli;
 mod cli_bad_input;
 mod conformance;
+mod distributed;
 mod gomoku_cli;
 mod gomoku_vs_mnk;
 mod kbnk_facts;

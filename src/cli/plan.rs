@@ -1,0 +1,55 @@
+//! `retro plan`: the task graph of a table set as JSON, the one interface the distributed
+//! runners (runners/) read: one task per table, its dependencies and its estimated cost.
+
+use anyhow::{bail, Result};
+
+use retro::chess::material::{Material, MAX_PIECES};
+use retro::chess::plan;
+
+/// Options of `retro plan`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PlanArgs {
+    /// The game: only `chess` has a table set split into tasks.
+    pub game: String,
+    /// Chess materials (`KQvKR KRvKP`): these and every table they lead into.
+    pub materials: Vec<String>,
+    /// Every table with up to N pieces (3, 4 or 5).
+    #[arg(long, value_name = "N")]
+    pub all: Option<usize>,
+}
+
+/// The requested tables, from the arguments of `plan` (or `generate`).
+pub fn targets(materials: &[String], all: Option<usize>) -> Result<Vec<Material>> {
+    let targets = match (materials, all) {
+        ([_, ..], None) => materials
+            .iter()
+            .map(|m| Material::parse(m))
+            .collect::<Result<Vec<_>, _>>()?,
+        ([], Some(n)) if (3..=MAX_PIECES).contains(&n) => Material::all(n),
+        ([], Some(n)) => bail!("--all takes 3, 4 or 5 (pieces, kings included), not {n}"),
+        _ => bail!("give one material or more (e.g. `KQvKR`), or `--all N`, not both"),
+    };
+    if targets.iter().any(|t| t.is_bare_kings()) {
+        bail!("KvK has no table: two bare kings are a draw");
+    }
+    Ok(targets)
+}
+
+pub fn run(a: &PlanArgs) -> Result<bool> {
+    if a.game != "chess" {
+        bail!(
+            "only chess splits into tables to plan, not '{}' (generate it with `retro generate {}`)",
+            a.game,
+            a.game
+        );
+    }
+    let targets = targets(&a.materials, a.all)?;
+    let tasks = plan::tasks(&targets);
+    let doc = serde_json::json!({
+        "game": "chess",
+        "targets": targets.iter().map(|m| m.canonical().0.to_string()).collect::<Vec<_>>(),
+        "tables": tasks,
+    });
+    outln!("{}", serde_json::to_string_pretty(&doc)?)?;
+    Ok(true)
+}

@@ -1,0 +1,383 @@
+//! Generating the chess tables on a real Dask cluster on this machine (runners/dask): a
+//! scheduler and two workers, one of them killed while it runs a task; the tables must come
+//! out whole and byte-identical to the local set. Also the pieces that make a retried or
+//! duplicated task safe: `retro plan`, the memory refusal, concurrent duplicate runs.
+//!
+//! The engine comes from scripts/install-dask.sh (run by scripts/test-all.sh) into
+//! target/dask-venv; a missing one fails the test, naming the script.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{chess_all4, output_text, retro};
+use retro::chess::material::Material;
+
+const RETRO: &str = env!("CARGO_BIN_EXE_retro");
+
+/// The virtual environment holding Dask distributed.
+fn venv() -> PathBuf {
+    let dir = std::env::var_os("RETRO_DASK_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/dask-venv"));
+    assert!(
+        dir.join("bin/dask").exists(),
+        "Dask is not installed in {}: run `bash scripts/install-dask.sh` (scripts/test-all.sh does)",
+        dir.display()
+    );
+    dir
+}
+
+fn runner() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("runners/dask/retro_dask.py")
+}
+
+/// Processes started by the test, each leading its own process group (a worker's nanny,
+/// its worker process, that one's `retro generate`): all are killed when the test ends,
+/// whether it passed or not.
+struct Group(Vec<Child>);
+
+impl Group {
+    /// Start `cmd` in a new process group, its output going to `log`.
+    fn start(&mut self, mut cmd: Command, log: &Path) -> u32 {
+        let out = std::fs::File::create(log).expect("log file");
+        let err = out.try_clone().expect("log file");
+        cmd.stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .process_group(0);
+        let child = cmd.spawn().expect("starts");
+        let pid = child.id();
+        self.0.push(child);
+        pid
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            // The whole group: a nanny's worker and its `retro` children too.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", c.id())])
+                .stderr(Stdio::null())
+                .status();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// A process as /proc shows it.
+struct Proc {
+    pid: u32,
+    ppid: u32,
+    state: char,
+    cmdline: Vec<String>,
+}
+
+fn proc_of(pid: u32) -> Option<Proc> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut f = rest.split_whitespace();
+    let state = f.next()?.chars().next()?;
+    let ppid = f.next()?.parse().ok()?;
+    let mut cmdline = String::new();
+    std::fs::File::open(format!("/proc/{pid}/cmdline"))
+        .ok()?
+        .read_to_string(&mut cmdline)
+        .ok()?;
+    Some(Proc {
+        pid,
+        ppid,
+        state,
+        cmdline: cmdline.split('\0').map(str::to_string).collect(),
+    })
+}
+
+fn processes() -> Vec<Proc> {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter_map(proc_of)
+        .collect()
+}
+
+/// Whether `pid` descends from `root`.
+fn descends(all: &[Proc], mut pid: u32, root: u32) -> bool {
+    for _ in 0..64 {
+        if pid == root {
+            return true;
+        }
+        match all.iter().find(|p| p.pid == pid) {
+            Some(p) if p.ppid != 0 => pid = p.ppid,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Alive and not a zombie.
+fn running(pid: u32) -> bool {
+    proc_of(pid).is_some_and(|p| p.state != 'Z')
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn log_tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(30)..].join("\n")
+}
+
+/// Every table of up to 4 pieces through a scheduler and two workers on localhost, one
+/// worker killed (SIGKILL) while its `retro generate` runs: the engine runs that task again
+/// on a live worker, and every table comes out present, verified and byte-identical to
+/// the set generated locally.
+#[test]
+fn all_4_piece_tables_on_a_dask_cluster_survive_a_killed_worker() {
+    let venv = venv();
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let out = w.join("tables");
+    let mut group = Group(Vec::new());
+    let port = free_port();
+    let address = format!("tcp://127.0.0.1:{port}");
+    let mut scheduler = Command::new(venv.join("bin/dask"));
+    scheduler.args(["scheduler", "--host", "127.0.0.1", "--port"]);
+    scheduler.arg(port.to_string()).arg("--no-dashboard");
+    group.start(scheduler, &w.join("scheduler.log"));
+    let mut nannies = Vec::new();
+    for i in 0..2 {
+        let mut worker = Command::new(venv.join("bin/dask"));
+        worker.args(["worker", &address, "--nthreads", "1", "--no-dashboard"]);
+        // Dask's own memory manager watches Python data, which the tasks have none of;
+        // the tables' memory is the MEMORY resource each task requests.
+        worker.args(["--memory-limit", "0", "--resources", "MEMORY=4e9"]);
+        worker.args(["--name", &format!("w{i}"), "--death-timeout", "120"]);
+        worker.arg("--local-directory").arg(w.join(format!("w{i}")));
+        nannies.push(group.start(worker, &w.join(format!("worker{i}.log"))));
+    }
+    let report = w.join("report.json");
+    let mut run = Command::new(venv.join("bin/python"));
+    run.arg(runner())
+        .args(["run", "--scheduler", &address, "--retro", RETRO, "--out"])
+        .arg(&out)
+        .args(["--all", "4", "--threads", "1", "--workers", "2", "--report"])
+        .arg(&report);
+    let runner_log = w.join("runner.log");
+    let runner_pid = group.start(run, &runner_log);
+    let logs = || {
+        format!(
+            "runner:\n{}\nscheduler:\n{}\nworker 0:\n{}\nworker 1:\n{}",
+            log_tail(&runner_log),
+            log_tail(&w.join("scheduler.log")),
+            log_tail(&w.join("worker0.log")),
+            log_tail(&w.join("worker1.log"))
+        )
+    };
+
+    // A 4-piece task running on a worker: its `retro generate` is a child of the worker
+    // process (whose parent is the nanny we started).
+    let four: Vec<String> = Material::all(4)
+        .iter()
+        .filter(|m| m.count() == 4)
+        .map(|m| m.to_string())
+        .collect();
+    let start = Instant::now();
+    let (victim, table, child) = loop {
+        let all = processes();
+        let found = all.iter().find_map(|p| {
+            let at = p.cmdline.iter().position(|a| a == "generate")?;
+            if p.cmdline.get(at + 1).map(String::as_str) != Some("chess") {
+                return None;
+            }
+            let table = p.cmdline.get(at + 2)?;
+            if !four.contains(table) || p.state == 'Z' {
+                return None;
+            }
+            nannies
+                .iter()
+                .any(|&n| descends(&all, p.ppid, n) && p.ppid != n)
+                .then(|| (p.ppid, table.clone(), p.pid))
+        });
+        if let Some(f) = found {
+            break f;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no 4-piece task seen running on a worker\n{}",
+            logs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let worker_cmd = proc_of(victim).map(|p| p.cmdline.join(" ")).unwrap();
+    assert!(worker_cmd.contains("python"), "{worker_cmd}");
+    assert!(
+        running(child),
+        "retro generate chess {table} runs on worker {victim}"
+    );
+    let killed = Command::new("kill")
+        .args(["-KILL", &victim.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // Its `retro generate` goes with it (no orphan solve left running).
+    let gone = Instant::now();
+    while running(child) {
+        assert!(
+            gone.elapsed() < Duration::from_secs(10),
+            "retro generate chess {table} (pid {child}) outlived its killed worker"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    // The run finishes anyway.
+    let runner_child = group.0.iter_mut().find(|c| c.id() == runner_pid).unwrap();
+    let status = loop {
+        if let Some(s) = runner_child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(900),
+            "the run did not finish\n{}",
+            logs()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(status.success(), "the run failed\n{}", logs());
+
+    // The killed task was run again, on a live worker process.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let tasks = report["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 35);
+    let redone: Vec<&serde_json::Value> = tasks.iter().filter(|t| t["name"] == *table).collect();
+    assert_eq!(redone.len(), 1, "{table} reported once");
+    assert_ne!(
+        redone[0]["worker_pid"].as_u64(),
+        Some(victim as u64),
+        "{table} finished by another worker process than the killed one"
+    );
+
+    // Every table present, verified, and byte-identical to the local set.
+    let local = chess_all4();
+    for m in Material::all(4) {
+        let name = format!("{m}.rtb");
+        let file = out.join(&name);
+        let o = retro(&["verify", file.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", output_text(&o));
+        assert!(output_text(&o).contains("\nOK"), "{}", output_text(&o));
+        let (a, b) = (
+            std::fs::read(&file).unwrap(),
+            std::fs::read(local.join(&name)),
+        );
+        assert!(a == b.unwrap(), "{name} differs from the local one");
+    }
+    // Nothing else: no temporary file left by the killed run.
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.retain(|n| !n.ends_with(".rtb"));
+    assert!(names.is_empty(), "left over: {names:?}");
+}
+
+/// The plan the runners read: 35 tables for `--all 4`, each after its dependencies, with
+/// positions and file sizes matching the files generated.
+#[test]
+fn plan_lists_every_table_with_its_real_size() {
+    let o = retro(&["plan", "chess", "--all", "4"]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 35);
+    let local = chess_all4();
+    for (i, t) in tables.iter().enumerate() {
+        let name = t["name"].as_str().unwrap();
+        for d in t["dependencies"].as_array().unwrap() {
+            assert!(
+                tables[..i].iter().any(|x| x["name"] == *d),
+                "{d} before {name}"
+            );
+        }
+        let file = local.join(format!("{name}.rtb"));
+        let len = std::fs::metadata(&file).unwrap().len();
+        assert_eq!(t["file_bytes"].as_u64(), Some(len), "{name}");
+        let h = retro::table::Table::open(&file).unwrap();
+        let slots: u64 = h.header().sections.iter().map(|s| s.records).sum();
+        assert_eq!(t["positions"].as_u64(), Some(slots), "{name}");
+        assert!(t["memory_bytes"].as_u64().unwrap() > 4 * slots, "{name}");
+    }
+    let o = retro(&["plan", "chess", "KQvKR", "--all", "4"]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+}
+
+/// A table bigger than the memory allowed is refused up front, naming both figures, and
+/// nothing is written.
+#[test]
+fn too_big_for_the_memory_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let o = retro(&[
+        "generate",
+        "chess",
+        "KQvKR",
+        "--out",
+        out.to_str().unwrap(),
+        "--max-memory",
+        "30M",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    let text = output_text(&o);
+    assert!(
+        text.contains("KQvKR needs about 45.11 MiB")
+            && text.contains("30.00 MiB is available (--max-memory)"),
+        "{text}"
+    );
+    assert!(!out.exists(), "nothing written, not even the sub-tables");
+}
+
+/// Three copies of one task at once (a retried task while the first copy still runs),
+/// with a stale temporary file of a killed run in the folder: all succeed, the table is
+/// the same bytes, and no temporary file is left.
+#[test]
+fn duplicated_tasks_write_one_correct_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let local = chess_all4();
+    std::fs::copy(local.join("KBvK.rtb"), d.join("KBvK.rtb")).unwrap();
+    std::fs::write(d.join(".KBBvK.stale1.tmp"), b"half a table").unwrap();
+    let runs: Vec<Child> = (0..3)
+        .map(|_| {
+            Command::new(RETRO)
+                .args(["generate", "chess", "KBBvK", "--threads", "1", "--out"])
+                .arg(d)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for r in runs {
+        let o = r.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", output_text(&o));
+    }
+    assert!(
+        std::fs::read(d.join("KBBvK.rtb")).unwrap()
+            == std::fs::read(local.join("KBBvK.rtb")).unwrap()
+    );
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["KBBvK.rtb", "KBvK.rtb"]);
+}
