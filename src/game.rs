@@ -13,6 +13,7 @@
 //! | [`Game::solve`] | OPTIONAL | the generic two-queue solver ([`crate::solve::two_queue`]) |
 //! | [`Game::images`] | OPTIONAL | the self-test checks canonical forms on `pos` alone |
 //! | [`Game::first_successor`] | OPTIONAL | the first match in the full [`Game::successors`] list |
+//! | [`Game::count_successors`] | OPTIONAL | the full [`Game::successors`] list, deduplicated |
 //! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
 //!
 //! Text forms (FEN, board strings, move names) live in [`GameText`], which the CLI and the
@@ -311,12 +312,47 @@ pub trait Game: Sync + Send {
         succ.iter().find(|s| wanted(s.to)).map_or(NO_MOVE, |s| s.mv)
     }
 
+    /// OPTIONAL. What the solver's first pass needs of a non-terminal position: the number
+    /// of distinct slots its [`Outcome::Index`] moves lead to, with every other move
+    /// ([`Outcome::Known`], [`Outcome::Augmented`]) pushed to `out`. Default: from the full
+    /// successor list, sorted and deduplicated; a game that knows when its moves cannot
+    /// meet in one slot may skip working out where they lead (chess does, for positions
+    /// without symmetry). The self-test compares it with the default.
+    fn count_successors(&self, pos: &Self::Position, out: &mut Vec<Successor>) -> usize {
+        count_from_successors(self, pos, out)
+    }
+
     /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own
     /// frame. Default: only when `pos` is already canonical; otherwise `None`, and the
     /// prober picks the first of the best moves instead.
     fn move_from_canonical(&self, pos: &Self::Position, mv: u8) -> Option<u8> {
         (self.canonical(pos) == *pos).then_some(mv)
     }
+}
+
+/// [`Game::count_successors`] from [`Game::successors`]: its default, and what the
+/// self-test checks a game's own against.
+pub fn count_from_successors<G: Game + ?Sized>(
+    game: &G,
+    pos: &G::Position,
+    out: &mut Vec<Successor>,
+) -> usize {
+    let mut all = Vec::new();
+    game.successors(pos, &mut all);
+    let mut targets: Vec<Index> = all
+        .iter()
+        .filter_map(|s| match s.to {
+            Outcome::Index(j) => Some(j),
+            _ => None,
+        })
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    out.extend(
+        all.into_iter()
+            .filter(|s| !matches!(s.to, Outcome::Index(_))),
+    );
+    targets.len()
 }
 
 /// Why a position typed by a user was refused.

@@ -38,6 +38,18 @@ pub fn check_slot<G: Game>(game: &G, i: Index) -> Result<(), String> {
     if terminal.is_none() {
         game.successors(&pos, &mut succ);
     }
+    if terminal.is_none() {
+        // The solver's first pass counts through `count_successors`: it must agree with
+        // the successor list.
+        let (mut mine, mut want) = (Vec::new(), Vec::new());
+        let n = game.count_successors(&pos, &mut mine);
+        let m = crate::game::count_from_successors(game, &pos, &mut want);
+        if (n, &mine) != (m, &want) {
+            return Err(format!(
+                "slot {i}: count_successors gives {n} targets and {mine:?}, the successors {m} and {want:?}"
+            ));
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     for s in &succ {
         if s.mv == crate::game::NO_MOVE || !seen.insert(s.mv) {

@@ -230,6 +230,17 @@ impl Layout {
         i
     }
 
+    /// True if no symmetry of this table but the identity keeps square `sq` in place.
+    /// Then two different moves of a position whose side not to move has its king on `sq`
+    /// never lead to the same slot: that king stands on `sq` after both moves, so a
+    /// symmetry mapping one result onto the other would keep `sq` in place. Only the two
+    /// diagonal reflections keep squares in place (those of their diagonal); with pawns
+    /// the only symmetry, the file mirror, keeps none.
+    pub fn fixes_orientation(&self, sq: Square) -> bool {
+        let (file, rank) = (sq & 7, sq >> 3);
+        self.pawns || (file != rank && file + rank != 7)
+    }
+
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
         if i >= 2 * self.section {

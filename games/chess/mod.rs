@@ -210,6 +210,35 @@ impl Game for Chess {
             .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
     }
 
+    fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {
+        // The king that does not move (the colour swap of the stored colouring moves no
+        // square off or onto a long diagonal).
+        if !self.layout.fixes_orientation(pos.king(pos.turn.other())) {
+            return crate::game::count_from_successors(self, pos, out);
+        }
+        // Every in-table move leads to a slot of its own (see `fixes_orientation`), so it
+        // is counted without working out which: only captures, promotions and double
+        // steps may lead elsewhere.
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.swapped(pos);
+        let mut n = 0;
+        for (k, m) in v.iter().enumerate() {
+            if m.converts() || m.is_double_step() {
+                match self.outcome(m, &make(pos, m), swapped) {
+                    Outcome::Index(_) => n += 1,
+                    to => out.push(Successor {
+                        mv: k as u8 + 1,
+                        to,
+                    }),
+                }
+            } else {
+                n += 1;
+            }
+        }
+        n
+    }
+
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
         let mut v = Vec::with_capacity(64);
         moves::unmoves(pos, &mut v);
@@ -292,4 +321,46 @@ pub fn en_passant_value(chess: &Chess, pos: &Position) -> Option<Value> {
         .filter(|m| m.en_passant)
         .map(|m| chess.subs.value(&make(pos, m)).back())
         .reduce(Value::better)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::count_from_successors;
+
+    /// `count_successors` against the successor list, on every slot of `material` whose
+    /// index is a multiple of `step`.
+    fn agrees(material: &str, step: u64) -> usize {
+        let chess = Chess::rules_only(&Material::parse(material).unwrap());
+        let mut checked = 0;
+        for i in (0..chess.size()).step_by(step as usize) {
+            let Some(pos) = chess.decode(i) else { continue };
+            if chess.terminal(&pos).is_some() {
+                continue;
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let n = chess.count_successors(&pos, &mut a);
+            let m = count_from_successors(&chess, &pos, &mut b);
+            assert_eq!((n, a), (m, b), "{material} slot {i}");
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn counting_without_encoding_agrees_with_the_successor_list() {
+        // Kb1-a2 and Qc1-a3 lead to mirror images (across a1-h8, which keeps h8): the
+        // king not to move on a long diagonal takes the careful path.
+        let chess = Chess::rules_only(&Material::parse("KQvK").unwrap());
+        let pos = crate::chess::fen::parse("7k/8/8/8/8/8/8/1KQ5 w - - 0 1").unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let n = chess.count_successors(&pos, &mut a);
+        let mut all = Vec::new();
+        chess.successors(&pos, &mut all);
+        assert_eq!(n, count_from_successors(&chess, &pos, &mut b));
+        assert!(n < all.len(), "two moves share a slot");
+        assert!(agrees("KQvK", 7) > 1_000);
+        assert!(agrees("KRvKB", 97) > 1_000);
+        assert!(agrees("KPvKP", 193) > 1_000);
+    }
 }

@@ -86,28 +86,35 @@ fn pseudo(pos: &Position, out: &mut Vec<Move>) {
     for from in squares(pos.pieces(us, Role::Pawn)) {
         let fwd = |s: Square| if white { s + 8 } else { s - 8 };
         let last = |s: Square| rank(s) == if white { 7 } else { 0 };
-        let mut dests: Vec<(Square, Option<Role>, bool)> = Vec::with_capacity(4);
+        // At most four: two captures and two pushes (no allocation per pawn).
+        let mut dests = [(0, None, false); 4];
+        let mut n = 0;
+        let mut push = |d: (Square, Option<Role>, bool)| {
+            dests[n] = d;
+            n += 1;
+        };
         let caps = super::board::pawn_attacks(white, from);
         let one = fwd(from);
         // Destinations in square order: captures and pushes sorted together.
         for to in squares(caps | bb(one)) {
             if to == one {
                 if occ & bb(one) == 0 {
-                    dests.push((one, None, false));
+                    push((one, None, false));
                     let start = rank(from) == if white { 1 } else { 6 };
                     let two = fwd(one);
                     if start && occ & bb(two) == 0 {
-                        dests.push((two, None, false));
+                        push((two, None, false));
                     }
                 }
             } else if them & bb(to) != 0 {
-                dests.push((to, pos.piece_at(to).map(|p| p.1), false));
+                push((to, pos.piece_at(to).map(|p| p.1), false));
             } else if pos.ep == Some(to) {
-                dests.push((to, Some(Role::Pawn), true));
+                push((to, Some(Role::Pawn), true));
             }
         }
+        let dests = &mut dests[..n];
         dests.sort_by_key(|d| d.0);
-        for (to, capture, en_passant) in dests {
+        for &(to, capture, en_passant) in dests.iter() {
             if last(to) {
                 for p in Role::PROMOTIONS {
                     out.push(Move {
@@ -162,20 +169,11 @@ pub fn make(pos: &Position, m: &Move) -> Position {
 pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
     let start = out.len();
     pseudo(pos, out);
-    let us = pos.turn;
-    // Out of check, a move of a piece off every line through our king cannot expose it:
-    // only king moves, en passant and moves of pieces on such a line need the test.
-    let king = pos.king(us);
-    let lines = if pos.in_check(us) {
-        !0
-    } else {
-        queen_attacks(king, 0) | bb(king)
-    };
+    let safety = Safety::new(pos);
     let mut k = start;
     for i in start..out.len() {
         let m = out[i];
-        let safe = bb(m.from) & lines == 0 && !m.en_passant;
-        if safe || !make(pos, &m).in_check(us) {
+        if safety.allows(pos, &m) {
             out[k] = m;
             k += 1;
         }
@@ -183,27 +181,85 @@ pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
     out.truncate(k);
 }
 
+/// What decides whether a pseudo-legal move leaves the mover's king safe, computed once
+/// per position rather than by playing every move and testing for check.
+struct Safety {
+    /// Squares the opponent attacks with the mover's king off the board (so a king
+    /// stepping back along a checking line is seen as attacked): a king move is legal
+    /// exactly when its destination is not among them.
+    danger: u64,
+    /// The mover is in check: every other move is tested by playing it.
+    in_check: bool,
+    /// The mover's pieces pinned to its king: their moves are tested by playing them.
+    pinned: u64,
+}
+
+impl Safety {
+    fn new(pos: &Position) -> Safety {
+        let us = pos.turn;
+        let king = pos.king(us);
+        let occ = pos.occupied();
+        let danger = pos.attacks(us.other(), occ & !bb(king));
+        let in_check = danger & bb(king) != 0;
+        Safety {
+            danger,
+            in_check,
+            pinned: if in_check { 0 } else { pinned(pos, us) },
+        }
+    }
+
+    fn allows(&self, pos: &Position, m: &Move) -> bool {
+        if m.role == Role::King {
+            return self.danger & bb(m.to) == 0;
+        }
+        // En passant removes two pieces from a line: always played out.
+        if self.in_check || m.en_passant || self.pinned & bb(m.from) != 0 {
+            return !make(pos, m).in_check(pos.turn);
+        }
+        true
+    }
+}
+
+/// The pieces of `us` that stand alone between their king and an enemy slider.
+fn pinned(pos: &Position, us: Color) -> u64 {
+    let king = pos.king(us);
+    let occ = pos.occupied();
+    let ours = pos.colors[us as usize];
+    let theirs = pos.colors[us.other() as usize];
+    let queens = pos.roles[Role::Queen as usize];
+    let straight = (pos.roles[Role::Rook as usize] | queens) & theirs;
+    let diagonal = (pos.roles[Role::Bishop as usize] | queens) & theirs;
+    let mut pinned = 0;
+    for (sliders, attacks) in [
+        (straight, rook_attacks as fn(Square, u64) -> u64),
+        (diagonal, bishop_attacks),
+    ] {
+        if sliders == 0 {
+            continue;
+        }
+        let seen = attacks(king, occ);
+        for b in squares(seen & ours) {
+            // Lifting `b` uncovers only the line it stood on.
+            if attacks(king, occ ^ bb(b)) & !seen & sliders != 0 {
+                pinned |= bb(b);
+            }
+        }
+    }
+    pinned
+}
+
 /// True if the side to move has a legal move.
 pub fn has_move(pos: &Position) -> bool {
+    let safety = Safety::new(pos);
     // Most positions have a king move: try those before generating everything.
     let us = pos.turn;
     let k = pos.king(us);
-    for to in squares(KING[k as usize] & !pos.colors[us as usize]) {
-        let m = Move {
-            role: Role::King,
-            from: k,
-            to,
-            promotion: None,
-            capture: pos.piece_at(to).map(|p| p.1),
-            en_passant: false,
-        };
-        if !make(pos, &m).in_check(us) {
-            return true;
-        }
+    if KING[k as usize] & !pos.colors[us as usize] & !safety.danger != 0 {
+        return true;
     }
     let mut v = Vec::with_capacity(64);
     pseudo(pos, &mut v);
-    v.iter().any(|m| !make(pos, m).in_check(pos.turn))
+    v.iter().any(|m| safety.allows(pos, m))
 }
 
 /// Checkmate `Loss(0)`, stalemate `Draw`, or `None` if the side to move has a move.
@@ -250,10 +306,13 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
     // counts and pawn ranks hold by construction, so only the kings' distance (when the
     // king moved) and the check on the side to move in `pos` can make it illegal.
     let them = pos.turn;
-    let mut push = |before: Position| {
+    let legal = |before: &Position| {
         let wk = before.king(Color::White);
         let apart = KING[wk as usize] & bb(before.king(Color::Black)) == 0;
-        if apart && !before.in_check(them) {
+        apart && !before.in_check(them)
+    };
+    let push = |out: &mut Vec<Position>, before: Position| {
+        if legal(&before) {
             debug_assert!(before.check().is_ok());
             out.push(before);
         }
@@ -267,6 +326,7 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
         b.ep = None;
         b
     };
+    let their_king = pos.king(them);
     for role in [
         Role::King,
         Role::Queen,
@@ -282,8 +342,30 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
                 Role::Rook => rook_attacks(to, occ),
                 _ => queen_attacks(to, occ),
             } & empty;
-            for f in squares(from) {
-                push(moved(f, to, role));
+            // `before` has this piece on `f` instead of `to`. Putting it there only blocks
+            // lines, so if no other piece of the mover attacks the opponent's king with
+            // `to` empty, the only possible attacker is the piece itself, from the squares
+            // a piece of its kind attacks the king from (for the king: next to it, which
+            // is also the kings' distance rule). Otherwise test each position in full.
+            let base = occ & !bb(to);
+            if pos.attacked_with(mover, their_king, base, bb(to)) {
+                for f in squares(from) {
+                    push(out, moved(f, to, role));
+                }
+                continue;
+            }
+            let k = their_king as usize;
+            let hits = match role {
+                Role::King => KING[k],
+                Role::Knight => KNIGHT[k],
+                Role::Bishop => bishop_attacks(their_king, base),
+                Role::Rook => rook_attacks(their_king, base),
+                _ => queen_attacks(their_king, base),
+            };
+            for f in squares(from & !hits) {
+                let before = moved(f, to, role);
+                debug_assert!(before.check().is_ok());
+                out.push(before);
             }
         }
     }
@@ -300,7 +382,7 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
         if empty & bb(one) == 0 {
             continue;
         }
-        push(moved(one, to, Role::Pawn));
+        push(out, moved(one, to, Role::Pawn));
         if r == double_rank {
             let two = back(one);
             if empty & bb(two) != 0 {
@@ -314,7 +396,7 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
                     en_passant: false,
                 };
                 if en_passant_after(pos, &m).is_empty() {
-                    push(before);
+                    push(out, before);
                 }
             }
         }

@@ -156,8 +156,13 @@ impl Position {
 
     /// True if `sq` is attacked by `by` (occupancy as on the board).
     pub fn attacked_by(&self, by: Color, sq: Square) -> bool {
-        let occ = self.occupied();
-        let them = self.colors[by as usize];
+        self.attacked_with(by, sq, self.occupied(), 0)
+    }
+
+    /// True if `sq` is attacked by the pieces of `by` outside `without`, with occupancy
+    /// `occ`.
+    pub fn attacked_with(&self, by: Color, sq: Square, occ: u64, without: u64) -> bool {
+        let them = self.colors[by as usize] & !without;
         let rq = (self.roles[Role::Rook as usize] | self.roles[Role::Queen as usize]) & them;
         let bq = (self.roles[Role::Bishop as usize] | self.roles[Role::Queen as usize]) & them;
         KING[sq as usize] & self.roles[Role::King as usize] & them != 0

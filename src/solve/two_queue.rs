@@ -353,7 +353,6 @@ fn init_chunk<G: Game>(
     let mut settled = bitvec![0; hi - lo];
     let mut illegal = bitvec![0; hi - lo];
     let mut succ = Vec::new();
-    let mut targets = Vec::new();
     for i in lo..hi {
         let Some(pos) = game.decode(i as Index) else {
             value[i].store(enc(Value::Loss(0)), Relaxed);
@@ -370,18 +369,18 @@ fn init_chunk<G: Game>(
             continue;
         }
         succ.clear();
-        game.successors(&pos, &mut succ);
-        if succ.is_empty() {
+        let distinct = game.count_successors(&pos, &mut succ);
+        if distinct == 0 && succ.is_empty() {
             // A game that forgot to call this terminal: no move at all is a draw.
             value[i].store(enc(Value::Draw), Relaxed);
             settled.set(i - lo, true);
             continue;
         }
-        targets.clear();
         let mut known = 0usize;
         for s in &succ {
             match s.to {
-                Outcome::Index(j) => targets.push(j),
+                // Counted in `distinct`.
+                Outcome::Index(_) => {}
                 Outcome::Augmented { index, extra } => {
                     known += 1;
                     seeds.links.push(Link {
@@ -400,9 +399,7 @@ fn init_chunk<G: Game>(
                 }
             }
         }
-        targets.sort_unstable();
-        targets.dedup();
-        let c = targets.len() + known;
+        let c = distinct + known;
         if c > u8::MAX as usize {
             return Err(SolveError::Game(format!(
                 "position {i} has {c} distinct moves; the solver counts at most 255"
