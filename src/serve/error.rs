@@ -106,3 +106,16 @@ impl IntoResponse for ApiError {
         (self.status(), Json(self.body())).into_response()
     }
 }
+
+/// Run plug-in code; a panic is reported as [`ApiError::Internal`], never propagated, so a
+/// bug in one answer cannot take a connection down.
+pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ApiError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        ApiError::Internal(what)
+    })
+}

@@ -1,7 +1,5 @@
 //! The router: API, raw table files, embedded viewer.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
@@ -11,7 +9,7 @@ use axum::Router;
 
 use super::api::ProbeQuery;
 use super::assets;
-use super::error::ApiError;
+use super::error::{guarded, ApiError};
 use super::state::{AppState, Served};
 
 /// The longest position text accepted (a FEN is under 100 characters; the largest boards
@@ -81,18 +79,6 @@ fn make_stats(state: &AppState, name: &str) -> Result<axum::body::Bytes, ApiErro
         serde_json::to_vec(&s).expect("plain data serialises")
     })?;
     Ok(served.stats.get_or_init(|| made.into()).clone())
-}
-
-/// Run plug-in code; a panic is reported as [`ApiError::Internal`], never propagated.
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ApiError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
-        ApiError::Internal(what)
-    })
 }
 
 async fn probe(

@@ -97,3 +97,46 @@ impl Rng {
         (self.next() % 64) as u8
     }
 }
+
+/// `retro serve --no-generate` on `dir`, on a free port, killed when dropped.
+pub struct RetroServe {
+    pub child: std::process::Child,
+    /// `127.0.0.1:PORT`, as the server printed it.
+    pub addr: String,
+}
+
+impl RetroServe {
+    pub fn start(dir: &Path) -> RetroServe {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
+            .args([
+                "serve",
+                "--no-generate",
+                "--addr",
+                "127.0.0.1:0",
+                "--tables",
+            ])
+            .arg(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let addr = loop {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "retro serve exited");
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                break rest.split('/').next().unwrap().trim().to_string();
+            }
+        };
+        RetroServe { child, addr }
+    }
+}
+
+impl Drop for RetroServe {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -6,9 +6,8 @@
 //! Tables: KPvK and its sub-tables (KQvK, KRvK, KBvK, KNvK), made once into a folder.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use axum::body::{Body, Bytes};
@@ -24,7 +23,7 @@ use retro::chess::Chess;
 use retro::game::{Game, Value};
 use retro::serve::{router, AppState};
 
-use super::common::Rng;
+use super::common::{RetroServe, Rng};
 
 /// The tables folder: KPvK and every table it leads to.
 fn dir() -> &'static Path {
@@ -644,44 +643,6 @@ async fn bad_input_gets_lichess_style_errors() {
     assert_eq!(get("/atomic?fen=8/8/8/4k3/8/8/8/KQ6_w").await.status, 404);
 }
 
-/// `retro serve` (the real binary) on a free port over `dir`; killed when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dir: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args([
-            "serve",
-            "--no-generate",
-            "--addr",
-            "127.0.0.1:0",
-            "--tables",
-        ])
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let addr = loop {
-        let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "retro serve exited");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split('/').next().unwrap().trim().to_string();
-        }
-    };
-    Server { child, addr }
-}
-
 /// One mutation of a FEN: a character replaced, removed, inserted or repeated, a field
 /// dropped or doubled, a huge number, or raw bytes.
 fn mutate(r: &mut Rng, fen: &str) -> Vec<u8> {
@@ -841,7 +802,7 @@ print(json.dumps(out))
 #[test]
 fn berserk_reads_retro_as_it_reads_lichess() {
     let python = venv_python();
-    let server = serve(dir());
+    let server = RetroServe::start(dir());
     let (longest, plies) = krvk_longest();
     let kqvk = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1";
     let draw = "8/8/8/4k3/8/8/8/KN6 w - - 0 1";

@@ -2,15 +2,14 @@
 //! bounded, shutdown finishes within seconds whatever the clients do, and a table
 //! overwritten in place while served (or probed in batch) crashes nothing.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use retro::serve::{router, serve_on, AppState, Limits};
 
-use super::common::{kbnk_file, stderr, stdout, tables_dir};
+use super::common::{kbnk_file, stderr, stdout, tables_dir, RetroServe};
 
 /// Starts `serve_on` over the shared tables with `limits`; returns its address and a sender
 /// that stops it, and the task.
@@ -133,41 +132,6 @@ async fn shutdown_finishes_within_the_grace_period() {
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
 
-/// Kills the child however the test ends.
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `retro serve` on `dir`; returns the process and its address.
-fn serve_binary(dir: &Path) -> (Kill, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args([
-            "serve",
-            "--no-generate",
-            "--addr",
-            "127.0.0.1:0",
-            "--tables",
-        ])
-        .arg(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let addr = loop {
-        let mut line = String::new();
-        assert!(out.read_line(&mut line).unwrap() > 0, "retro serve exited");
-        if let Some(rest) = line.split("listening on http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
-    (Kill(child), addr)
-}
-
 fn http_get(addr: &str, path: &str) -> std::io::Result<String> {
     let mut s = TcpStream::connect(addr)?;
     s.set_read_timeout(Some(Duration::from_secs(10)))?;
@@ -183,21 +147,22 @@ fn http_get(addr: &str, path: &str) -> std::io::Result<String> {
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_server_within_seconds_despite_a_half_sent_request() {
-    let (mut server, addr) = serve_binary(tables_dir());
+    let mut server = RetroServe::start(tables_dir());
+    let addr = server.addr.clone();
     let mut half = TcpStream::connect(&addr).unwrap();
     half.write_all(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n")
         .unwrap();
     let _idle = TcpStream::connect(&addr).unwrap();
     std::thread::sleep(Duration::from_millis(200));
     let t = Instant::now();
-    let pid = server.0.id().to_string();
+    let pid = server.child.id().to_string();
     assert!(Command::new("kill")
         .args(["-TERM", &pid])
         .status()
         .unwrap()
         .success());
     let status = loop {
-        if let Some(s) = server.0.try_wait().unwrap() {
+        if let Some(s) = server.child.try_wait().unwrap() {
             break s;
         }
         assert!(
@@ -218,7 +183,8 @@ fn a_table_overwritten_in_place_crashes_neither_server_nor_batch_probe() {
     std::fs::write(&path, &bytes).unwrap();
     let fen = "/api/probe/kbnk?position=8/8/8/8/8/8/5k2/5BNK_w_-_-_0_1";
 
-    let (mut server, addr) = serve_binary(dir.path());
+    let mut server = RetroServe::start(dir.path());
+    let addr = server.addr.clone();
     let mut batch = Command::new(env!("CARGO_BIN_EXE_retro"))
         .args(["probe", "kbnk", "-", "--tables"])
         .arg(dir.path())
@@ -271,7 +237,7 @@ fn a_table_overwritten_in_place_crashes_neither_server_nor_batch_probe() {
     let reply = http_get(&addr, fen).unwrap();
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     assert!(
-        server.0.try_wait().unwrap().is_none(),
+        server.child.try_wait().unwrap().is_none(),
         "the server is still running"
     );
 }

@@ -16,7 +16,6 @@ mod fen;
 pub mod rules;
 pub mod types;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
@@ -58,14 +57,7 @@ fn answer<T: Serialize>(
 ) -> Result<Response, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::TablebaseQuery(e.body_text()))?;
     let pos = fen::read(q.fen.as_deref())?;
-    let body = catch_unwind(AssertUnwindSafe(|| f(&pos))).map_err(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".into());
-        ApiError::Internal(what)
-    })??;
+    let body = super::error::guarded(|| f(&pos))??;
     let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok((
         StatusCode::OK,
