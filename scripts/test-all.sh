@@ -11,11 +11,20 @@
 # RUSTC_WORKSPACE_WRAPPER), linting them with -D warnings, while the dependencies are
 # compiled once by rustc. The same as `cargo clippy --release --all-targets --all-features
 # -- -D warnings`, and `cargo test` then only runs what was built.
+#
+# The installers (apt-get, pip: mostly waiting on the network) run one after another, since
+# two apt-gets cannot run at once, in the background while the build uses the cores; the
+# tests start only once they have all succeeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-browser.sh
-bash scripts/install-lichess-client.sh
-bash scripts/install-dask.sh
+mkdir -p target
+install_log=target/install.log
+(
+    bash scripts/install-browser.sh
+    bash scripts/install-lichess-client.sh
+    bash scripts/install-dask.sh
+) >"$install_log" 2>&1 &
+installers=$!
 cargo fmt --check
 driver="$(rustc --print sysroot)/bin/clippy-driver"
 if [ ! -x "$driver" ]; then
@@ -25,4 +34,10 @@ fi
 export RUSTC_WORKSPACE_WRAPPER="$driver"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 cargo build --release --all-targets --all-features
+if ! wait "$installers"; then
+    cat "$install_log" >&2
+    echo "test-all.sh: installing what the tests need failed (above)" >&2
+    exit 1
+fi
+cat "$install_log"
 cargo test --release --all-features
