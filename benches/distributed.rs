@@ -20,9 +20,10 @@ use serde_json::Value;
 
 const RETRO: &str = env!("CARGO_BIN_EXE_retro");
 
-/// KQRvKR, 5 pieces, pawnless: 330 s CPU for 242 M slots (README performance table,
-/// `cargo bench --bench chess -- --five`): the 5-piece per-slot cost the projection uses.
-const FIVE_PAWNLESS_CPU_SECONDS_PER_SLOT: f64 = 330.0 / 241_532_928.0;
+/// KQRvKR, 5 pieces, pawnless: 253 s CPU for 242 M slots (README performance table,
+/// `/usr/bin/time -v retro generate chess KQRvKR`): the 5-piece per-slot cost the
+/// projection uses.
+const FIVE_PAWNLESS_CPU_SECONDS_PER_SLOT: f64 = 253.0 / 241_532_928.0;
 
 /// Processes started here, each in its own process group, all killed at the end.
 struct Group(Vec<Child>);
@@ -190,7 +191,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pawn_factor = per_slot[1] / per_slot[0];
     for cores in [2.0, 16.0] {
         // A table's time on one node: its CPU time spread over the node's cores (the
-        // solver's passes are parallel; KQRvKR used 330 s CPU in 336 s wall on 2 cores).
+        // solver's passes are parallel; KQRvKR used 253 s CPU in 189 s wall on 2 cores).
         let secs = |t: &Value| {
             let n = t["name"].as_str().unwrap();
             let f = if n.contains('P') { pawn_factor } else { 1.0 };
