@@ -24,6 +24,16 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+export const SVGNS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes and optional text (the charts' one builder). */
+export function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 export function fmtInt(n) {
   return Number(n).toLocaleString("en-US");
 }

@@ -1,11 +1,10 @@
 // Chess viewer (KBNK and every chess table): a free board editor and analysis board over the tablebase.
-import { el, probe, getParam, setParams } from "./app.js";
+import { el, probe, getParam, setParams, SVGNS } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
 import { renderLine, lineAround, pgn } from "./chess-line.js";
 import { FILES, sqName, sqIndex, parseFen, toFen, clonePos, applyUci, materialFen } from "./chess-pos.js";
 
 const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
-const SVGNS = "http://www.w3.org/2000/svg";
 
 /** "mate in 33" → "Mate in 33": the server's words, capitalised for a heading. */
 export const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);

@@ -1,15 +1,6 @@
 // k-in-a-row: the value-history chart of the game played (GamesmanUni style) and the
 // first-move map of the empty board.
-import { el } from "./app.js";
-
-const SVGNS = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, text) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el, svg } from "./app.js";
 
 /** The value history: one row per position of the game, top to bottom. Columns are
  * remoteness, as in GamesmanUni: X's wins on the left (remoteness 0 at the edge), O's on

@@ -1,15 +1,6 @@
 // A table's statistics page, as syzygy-tables.info shows one: per-side histogram as an SVG
 // chart with its counts, the longest positions (each opens the board), the checksums.
-import { el, fmtInt } from "./app.js";
-
-const SVGNS = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}, text) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el, fmtInt, svg } from "./app.js";
 
 /** Wins above the axis, losses below, one pair of bars per distance; heights on a square
  * root scale so the long tail stays visible (exact counts are in each bar's title and in
