@@ -194,13 +194,20 @@ struct Safety {
     pinned: u64,
 }
 
+/// Squares the opponent of the side to move attacks with that side's king off the board.
+fn danger(pos: &Position) -> u64 {
+    let king = pos.king(pos.turn);
+    pos.attacks(pos.turn.other(), pos.occupied() & !bb(king))
+}
+
 impl Safety {
     fn new(pos: &Position) -> Safety {
+        Safety::with_danger(pos, danger(pos))
+    }
+
+    fn with_danger(pos: &Position, danger: u64) -> Safety {
         let us = pos.turn;
-        let king = pos.king(us);
-        let occ = pos.occupied();
-        let danger = pos.attacks(us.other(), occ & !bb(king));
-        let in_check = danger & bb(king) != 0;
+        let in_check = danger & bb(pos.king(us)) != 0;
         Safety {
             danger,
             in_check,
@@ -250,13 +257,15 @@ fn pinned(pos: &Position, us: Color) -> u64 {
 
 /// True if the side to move has a legal move.
 pub fn has_move(pos: &Position) -> bool {
-    let safety = Safety::new(pos);
-    // Most positions have a king move: try those before generating everything.
+    // Most positions have a king move: try those before looking for pins and generating
+    // everything.
     let us = pos.turn;
     let k = pos.king(us);
-    if KING[k as usize] & !pos.colors[us as usize] & !safety.danger != 0 {
+    let danger = danger(pos);
+    if KING[k as usize] & !pos.colors[us as usize] & !danger != 0 {
         return true;
     }
+    let safety = Safety::with_danger(pos, danger);
     let mut v = Vec::with_capacity(64);
     pseudo(pos, &mut v);
     v.iter().any(|m| safety.allows(pos, m))
