@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use retro::game::{Game, GameText, SolveOptions};
 use retro::generate::write_solution;
-use retro::kbnk::{Kbnk, Position, Side};
+use retro::kbnk::Kbnk;
 use retro::probe::probe;
 use retro::progress::Silent;
 use retro::table::Table;
@@ -80,14 +80,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut positions = Vec::new();
     while positions.len() < 100_000 {
         let r = next();
-        let sq = |k: u32| ((r >> (6 * k)) & 63) as u8;
-        let side = if (r >> 30) & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        if let Ok(p) = Position::new(sq(0), sq(1), sq(2), sq(3), side) {
-            positions.push(p);
+        // A random slot of either section, mirrored half of the time (dark bishops).
+        let i = r % g.size();
+        if let Some(p) = g.decode(i) {
+            positions.push(if (r >> 40) & 1 == 0 {
+                p
+            } else {
+                g.images(&p)[1]
+            });
         }
     }
     let mut times = Vec::with_capacity(positions.len());

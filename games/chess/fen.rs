@@ -28,6 +28,16 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
 
 /// Parse a FEN with its counters.
 pub fn parse_full(text: &str) -> Result<Fen, PositionError> {
+    parse_full_with(text, |_| Ok(()))
+}
+
+/// Parse a FEN with its counters, checking a plug-in's own `rules` (the material it
+/// accepts, say) before the general rules of [`Position::check`], so that their more
+/// precise messages come first.
+pub fn parse_full_with(
+    text: &str,
+    rules: impl Fn(&Position) -> Result<(), PositionError>,
+) -> Result<Fen, PositionError> {
     let text = text.trim().replace('_', " ");
     let fields: Vec<&str> = text.split_whitespace().collect();
     let Some(board) = fields.first() else {
@@ -101,6 +111,7 @@ pub fn parse_full(text: &str) -> Result<Fen, PositionError> {
     if fields.len() > 6 {
         return Err(malformed("more than 6 fields"));
     }
+    rules(&pos)?;
     pos.check()
         .map_err(|e| PositionError::Illegal(e.text().to_string()))?;
     match fields.get(3).copied().unwrap_or("-") {

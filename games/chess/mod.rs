@@ -311,16 +311,22 @@ impl GameText for Chess {
     }
 }
 
-/// The value of a position's en-passant captures (FEN input with an en-passant square),
-/// for the side to move: `None` if it has none.
-pub fn en_passant_value(chess: &Chess, pos: &Position) -> Option<Value> {
-    pos.ep?;
-    let mut v = Vec::new();
-    legal_moves(pos, &mut v);
-    v.iter()
-        .filter(|m| m.en_passant)
-        .map(|m| chess.subs.value(&make(pos, m)).back())
-        .reduce(Value::better)
+impl present::Source for Chess {
+    fn table_name(&self) -> String {
+        self.material().to_string()
+    }
+
+    fn has_subtables(&self) -> bool {
+        !self.subs.is_rules_only()
+    }
+
+    fn converted(&self, pos: &Position) -> Value {
+        self.subs.value(pos)
+    }
+
+    fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move> {
+        legal.get((code as usize).checked_sub(1)?)
+    }
 }
 
 #[cfg(test)]

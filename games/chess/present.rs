@@ -1,14 +1,13 @@
-//! Probe answers for chess tables: the same JSON as KBNK's (shaped like the Lichess
-//! tablebase API) and the same in words.
+//! Probe answers for chess tables (every material, and the `kbnk` table): JSON shaped like
+//! the Lichess tablebase API, and the same in words.
 
 use serde::Serialize;
 
 use super::fen::to_fen;
 use super::material::{Material, Role};
 use super::moves::{legal_moves, make, terminal, Move};
-use super::notation::{san, uci};
+use super::notation::{san, uci, San, Uci};
 use super::position::Position;
-use super::Chess;
 use crate::game::{Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 
@@ -45,14 +44,14 @@ struct Answer {
 
 #[derive(Serialize)]
 struct BestMove {
-    uci: String,
-    san: String,
+    uci: Uci,
+    san: San,
 }
 
 #[derive(Serialize)]
 struct MoveAnswer {
-    uci: String,
-    san: String,
+    uci: Uci,
+    san: San,
     category: &'static str,
     dtm: Option<i32>,
     /// The move's result for the side making it, in words (see [`move_result`]).
@@ -187,9 +186,23 @@ fn insufficient(m: &Material) -> bool {
     matches!(pieces.as_slice(), [] | [Role::Bishop] | [Role::Knight])
 }
 
+/// What an answer needs from the table behind it.
+pub trait Source {
+    /// The table's name, shown with the answer.
+    fn table_name(&self) -> String;
+    /// True if captures and promotions can be looked up ([`Source::converted`]).
+    fn has_subtables(&self) -> bool;
+    /// The value, for the side to move, of a position a capture or a promotion leads to
+    /// (from its sub-table); only asked when [`Source::has_subtables`].
+    fn converted(&self, pos: &Position) -> Value;
+    /// The move with table code `code` among `legal`, a position's legal moves in move
+    /// order.
+    fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move>;
+}
+
 /// Why the drawn position `pos` is a draw. `subs`: may capture and promotion moves of
-/// `pos` be looked up (they must lead into the plug-in's sub-tables).
-fn draw_reason(chess: &Chess, pos: &Position, subs: bool) -> DrawReason {
+/// `pos` be looked up (they must lead into the tables `source` knows).
+fn draw_reason(source: &dyn Source, pos: &Position, subs: bool) -> DrawReason {
     if terminal(pos) == Some(Value::Draw) {
         return DrawReason::Stalemate;
     }
@@ -204,7 +217,7 @@ fn draw_reason(chess: &Chess, pos: &Position, subs: bool) -> DrawReason {
     let side = pos.turn.name();
     replies
         .iter()
-        .filter(|x| x.converts() && chess.subs.value(&make(pos, x)) == Value::Draw)
+        .filter(|x| x.converts() && source.converted(&make(pos, x)) == Value::Draw)
         .map(|x| match x.capture {
             Some(r) => DrawReason::Takes {
                 side,
@@ -241,26 +254,37 @@ impl ProbeAnswer for Rendered {
                 .plies
                 .map(|p| format!(" ({})", plies_words(p)))
                 .unwrap_or_default();
-            let _ = writeln!(text, "  {:<8} {:<6} {}{plies}", m.san, m.uci, m.result);
+            let _ = writeln!(
+                text,
+                "  {:<8} {:<6} {}{plies}",
+                m.san.to_string(),
+                m.uci.to_string(),
+                m.result
+            );
         }
         text
     }
 }
 
-/// Build the answer for `pos`.
-pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
+/// Build the answer for `pos`, probed in `source`'s table.
+pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presented {
     let mut legal: Vec<Move> = Vec::new();
     legal_moves(pos, &mut legal);
     let term = terminal(pos);
     // A FEN may carry an en-passant right that stored positions lack: its captures are in
     // the move list, and the position is worth the best of them if that is better.
-    let value = match super::en_passant_value(chess, pos) {
+    // Sub-tables answer for captures and promotions only when the source has them.
+    let subs = source.has_subtables();
+    let en_passant = legal
+        .iter()
+        .filter(|m| subs && m.en_passant)
+        .map(|m| source.converted(&make(pos, m)).back())
+        .reduce(Value::better);
+    let value = match en_passant {
         Some(ep) => probed.value.better(ep),
         None => probed.value,
     };
-    // Sub-tables answer for captures and promotions only when the plug-in has them.
-    let subs = !chess.subs.is_rules_only();
-    let find = |code: u8| legal.get((code as usize).checked_sub(1)?);
+    let find = |code: u8| source.find(&legal, code);
     let moves = probed
         .moves
         .iter()
@@ -270,7 +294,7 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
             let why = if v == Value::Draw {
                 // After a capture or promotion, the opponent's own captures would lead
                 // beyond the sub-tables at hand.
-                draw_reason(chess, &make(pos, m), subs && !m.converts())
+                draw_reason(source, &make(pos, m), subs && !m.converts())
             } else {
                 DrawReason::Unknown
             };
@@ -299,14 +323,14 @@ pub fn present(chess: &Chess, pos: &Position, probed: &Probed) -> Presented {
             .and_then(|m| find(m.0))
     };
     let why = if value == Value::Draw {
-        draw_reason(chess, pos, subs)
+        draw_reason(source, pos, subs)
     } else {
         DrawReason::Unknown
     };
     let answer = Answer {
         fen: to_fen(pos, pos.clock.halfmove, pos.clock.fullmove),
         side: pos.turn.name(),
-        table: chess.material().to_string(),
+        table: source.table_name(),
         category: category(value),
         result: position_result(pos.turn.name(), value, why),
         dtm: dtm(value),

@@ -1,27 +1,26 @@
-//! Chess: king + bishop + knight against king (KBNK).
+//! Chess: king + bishop + knight against king (KBNK), the seed's table.
 //!
 //! Every placement of the white king, bishop and knight and the black king, white to move
 //! and black to move. Only light-squared bishops are stored; a position with a dark-squared
-//! bishop is mirrored `x -> 7 - x`, probed, and its best move mirrored back. See
+//! bishop is mirrored `x -> 7 - x`, probed, and its best move mirrored back. The rules,
+//! FEN, move names and answers are the shared chess code's (`games/chess/`); this folder
+//! holds the index, the seed's move byte, the material check and the fast solver. See
 //! `README.md` in this folder for the index and record layout.
 
-pub use crate::chess::board;
-pub mod fen;
+pub mod code;
 pub mod index;
-pub mod moves;
-pub mod notation;
-pub mod position;
-pub mod present;
+pub mod parse;
 pub mod solver;
 
+use crate::chess::moves::{legal_moves, make, terminal, unmoves, Move};
+use crate::chess::present::Source;
+pub use crate::chess::Position;
 use crate::game::{
     DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Solution,
     SolveOptions, Successor, Value,
 };
 use crate::probe::Probed;
 use crate::solve::SolveError;
-
-pub use position::{Position, Side};
 
 /// The KBNK plug-in. It has no parameters.
 #[derive(Clone, Copy, Debug, Default)]
@@ -59,32 +58,34 @@ impl Game for Kbnk {
     }
 
     fn encode(&self, pos: &Position) -> Index {
-        index::index_of(&pos.canonical())
+        index::index_of(&index::canonical(pos))
     }
 
     fn canonical(&self, pos: &Position) -> Position {
-        pos.canonical()
+        index::canonical(pos)
     }
 
     fn terminal(&self, pos: &Position) -> Option<Value> {
-        moves::terminal(pos)
+        terminal(pos)
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
-        let mut v = Vec::new();
-        moves::legal_moves(pos, &mut v);
+        let mut v = Vec::with_capacity(32);
+        legal_moves(pos, &mut v);
         out.extend(v.iter().map(|m| Successor {
-            mv: m.code,
-            to: match m.after {
-                Some(a) => Outcome::Index(self.encode(&a)),
-                None => Outcome::Known(Value::Draw),
+            mv: code::of(m),
+            // Black taking a piece leaves KBK or KNK: a draw.
+            to: if m.capture.is_some() {
+                Outcome::Known(Value::Draw)
+            } else {
+                Outcome::Index(self.encode(&make(pos, m)))
             },
         }));
     }
 
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
-        let mut v = Vec::new();
-        moves::predecessors(pos, &mut v);
+        let mut v = Vec::with_capacity(32);
+        unmoves(pos, &mut v);
         out.extend(v.iter().map(|p| self.encode(p)));
     }
 
@@ -93,15 +94,35 @@ impl Game for Kbnk {
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {
-        vec![*pos, pos.mirrored()]
+        vec![*pos, index::mirrored(pos)]
     }
 
     fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {
-        Some(if pos.light_bishop() {
+        Some(if index::light_bishop(pos) {
             mv
         } else {
-            moves::mirror_code(mv)
+            code::mirror(mv)
         })
+    }
+}
+
+/// Answers are the shared chess answers, with the seed's move bytes.
+impl Source for Kbnk {
+    fn table_name(&self) -> String {
+        "kbnk".to_string()
+    }
+
+    fn has_subtables(&self) -> bool {
+        true
+    }
+
+    fn converted(&self, _: &Position) -> Value {
+        // A capture leaves a lone bishop or knight: no mate is possible.
+        Value::Draw
+    }
+
+    fn find<'a>(&self, legal: &'a [Move], mv: u8) -> Option<&'a Move> {
+        code::find(legal, mv)
     }
 }
 
@@ -111,15 +132,15 @@ impl GameText for Kbnk {
     }
 
     fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
-        fen::parse(text)
+        parse::parse(text)
     }
 
     fn position_text(&self, pos: &Position) -> String {
-        fen::to_fen(pos)
+        crate::chess::fen::to_fen(pos, pos.clock.halfmove, pos.clock.fullmove)
     }
 
     fn present(&self, pos: &Position, probed: &Probed) -> Presented {
-        present::present(pos, probed)
+        crate::chess::present::present(self, pos, probed)
     }
 
     fn distance_unit(&self) -> DistanceUnit {
@@ -139,11 +160,36 @@ mod tests {
             if let Some(p) = g.decode(i) {
                 assert_eq!(g.encode(&p), i);
                 assert_eq!(g.canonical(&p), p);
-                let m = p.mirrored();
+                let m = index::mirrored(&p);
                 assert_eq!(g.encode(&m), i);
                 assert_eq!(g.decode(g.encode(&m)), Some(g.canonical(&m)));
             }
         }
+    }
+
+    #[test]
+    fn captures_are_draws_and_moves_carry_the_seed_bytes() {
+        let g = Kbnk::new();
+        // The black king next to an undefended knight.
+        let p = parse::parse("8/8/4k3/4N3/8/8/8/KB6 b - - 0 1").unwrap();
+        let mut succ = Vec::new();
+        g.successors(&p, &mut succ);
+        let take = code::code(code::Piece::King, 36);
+        assert!(succ
+            .iter()
+            .any(|s| s.mv == take && s.to == Outcome::Known(Value::Draw)));
+        // Bf6# from h4: the bishop's byte, to a checkmate.
+        let p = parse::parse("7k/4N3/6K1/8/7B/8/8/8 w - - 0 1").unwrap();
+        succ.clear();
+        g.successors(&p, &mut succ);
+        let mate = succ
+            .iter()
+            .find(|s| s.mv == code::code(code::Piece::Bishop, 45))
+            .unwrap();
+        let Outcome::Index(i) = mate.to else {
+            panic!("stays in the table")
+        };
+        assert_eq!(g.terminal(&g.decode(i).unwrap()), Some(Value::Loss(0)));
     }
 
     #[test]

@@ -22,13 +22,13 @@
 //! Each placement is written by one task only (rayon over placements, no atomics), so the
 //! result is the same whatever the thread count, and it is byte-identical to the generic
 //! two-queue solver: values are the exact distances to mate, best moves the first move in
-//! [`super::moves::legal_moves`] order achieving the value (a draw: the first move to a
+//! [`crate::chess::moves::legal_moves`] order (see [`super::code`]) achieving the value (a draw: the first move to a
 //! draw or a capture), terminal positions and illegal slots have no move.
 
 use rayon::prelude::*;
 
+use super::code::{code, Piece};
 use super::index::{placement, unplace, PLACEMENTS, SECTION};
-use super::moves::{code, Piece};
 use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
 use crate::game::{Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE};
 use crate::solve::SolveError;

@@ -76,7 +76,13 @@ fn compare_moves(p: &Position, c: &Chess) {
     legal_moves(p, &mut mine);
     let mut a: Vec<(String, String, bool)> = mine
         .iter()
-        .map(|m| (uci(m), san(p, m, None), m.capture.is_some()))
+        .map(|m| {
+            (
+                uci(m).to_string(),
+                san(p, m, None).to_string(),
+                m.capture.is_some(),
+            )
+        })
         .collect();
     let mut b: Vec<(String, String, bool)> = c
         .legal_moves()
@@ -100,7 +106,7 @@ fn compare_moves(p: &Position, c: &Chess) {
         let sm = c
             .legal_moves()
             .into_iter()
-            .find(|x| x.to_uci(CastlingMode::Standard).to_string() == uci(m))
+            .find(|x| x.to_uci(CastlingMode::Standard).to_string() == uci(m).to_string())
             .expect("same moves");
         let mut after = c.clone();
         after.play_unchecked(sm);

@@ -91,11 +91,6 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-
-    /// A square `0..64`.
-    pub fn square(&mut self) -> u8 {
-        (self.next() % 64) as u8
-    }
 }
 
 /// `retro serve --no-generate` on `dir`, on a free port, killed when dropped.

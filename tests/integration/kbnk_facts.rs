@@ -168,7 +168,7 @@ fn mirrored_positions_agree() {
     ] {
         let (pa, ra) = probe_fen(a);
         let (pb, rb) = probe_fen(b);
-        assert_eq!(pa.mirrored(), pb);
+        assert_eq!(retro::kbnk::index::mirrored(&pa), pb);
         assert_eq!(ra.value, rb.value, "{a}");
         let mirror_mv = |m: u8| m ^ 7;
         assert_eq!(ra.best.map(mirror_mv), rb.best, "{a}");
@@ -239,6 +239,11 @@ fn presented_answers() {
     println!("{}\n{}", shown.text, shown.json);
     let j = &shown.json;
     assert_eq!(j["fen"], "7k/4N3/6K1/8/7B/8/8/8 w - - 0 1");
+    // The shared chess answer, naming this table.
+    assert_eq!(j["table"], "kbnk");
+    assert!(shown
+        .text
+        .starts_with("7k/4N3/6K1/8/7B/8/8/8 w - - 0 1 (kbnk)\n"));
     assert_eq!(j["side"], "white");
     assert_eq!(j["category"], "win");
     assert_eq!(j["dtm"], 1);
@@ -256,7 +261,7 @@ fn presented_answers() {
     assert_eq!(shown.json["moves"][0]["result"], "checkmate");
     assert_eq!(shown.json["moves"][0]["plies"], 1);
     assert!(
-        shown.text.contains("Bf6#    h4f6  checkmate (1 ply)"),
+        shown.text.contains("Bf6#     h4f6   checkmate (1 ply)"),
         "{}",
         shown.text
     );
@@ -282,7 +287,7 @@ fn presented_answers() {
     assert!(
         shown
             .text
-            .contains("Kxd2    c1d2  draw: insufficient material\n"),
+            .contains("Kxd2     c1d2   draw: insufficient material\n"),
         "{}",
         shown.text
     );

@@ -1,185 +1,54 @@
-//! KBNK move generation cross-checked against shakmaty on random positions: legality,
-//! moves (UCI and SAN), mate and stalemate, and un-moves in both directions.
+//! KBNK on the shared chess rules (themselves cross-checked against shakmaty on KBNvK and
+//! other materials in `chess_movegen`): the seed's move bytes name the shared moves, in
+//! order, and survive the bishop-colour mirror; un-moves and moves agree at index level.
 
 use super::common::Rng;
-use retro::game::{Game, GameText, Outcome};
-use retro::kbnk::moves::{legal_moves, predecessors, terminal};
-use retro::kbnk::notation::{san, uci};
-use retro::kbnk::{Kbnk, Position, Side};
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
-
-/// Random placements with four distinct squares (legal or not), both sides to move, both
-/// bishop colours.
-fn random_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut r = Rng(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let sq = [r.square(), r.square(), r.square(), r.square()];
-        if (1..4).any(|i| sq[..i].contains(&sq[i])) {
-            continue;
-        }
-        let side = if r.next() & 1 == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        out.push(Position {
-            white_king: sq[0],
-            bishop: sq[1],
-            knight: sq[2],
-            black_king: sq[3],
-            side,
-            clock: Default::default(),
-        });
-    }
-    out
-}
-
-fn fen(p: &Position) -> String {
-    Kbnk::new().position_text(p)
-}
-
-fn shak(p: &Position) -> Option<Chess> {
-    let f = Fen::from_ascii(fen(p).as_bytes()).expect("our FEN parses");
-    match f.into_position::<Chess>(CastlingMode::Standard) {
-        Ok(c) => Some(c),
-        Err(e) => e.ignore_impossible_check().ok(),
-    }
-}
-
-fn from_shak(c: &Chess) -> Position {
-    let f = Fen::from_position(c, EnPassantMode::Legal).to_string();
-    Kbnk::new()
-        .parse_position(&f)
-        .expect("shakmaty position is legal for us")
-}
+use retro::chess::moves::legal_moves;
+use retro::game::{Game, GameText, Outcome, Successor};
+use retro::kbnk::{code, Kbnk};
 
 #[test]
-fn legality_and_moves_match_shakmaty() {
-    let mut legal = 0;
-    for p in random_positions(1, 60_000) {
-        let ours = p.check().is_ok();
-        let theirs = shak(&p);
-        assert_eq!(ours, theirs.is_some(), "legality of {}", fen(&p));
-        let Some(c) = theirs else { continue };
-        legal += 1;
-        let mut mine = Vec::new();
-        legal_moves(&p, &mut mine);
-        let mut a: Vec<(String, String, bool)> = mine
+fn move_bytes_name_the_moves_in_order_and_mirror() {
+    let g = Kbnk::new();
+    let mut r = Rng(1);
+    let (mut legal, mut succ, mut mirrored) = (Vec::new(), Vec::new(), Vec::new());
+    let mut checked = 0;
+    while checked < 5_000 {
+        let Some(p) = g.decode(r.next() % g.size()) else {
+            continue;
+        };
+        let fen = g.position_text(&p);
+        legal.clear();
+        legal_moves(&p, &mut legal);
+        let bytes: Vec<u8> = legal.iter().map(code::of).collect();
+        // Strictly increasing: the move order is the byte order, each byte one move.
+        assert!(bytes.windows(2).all(|w| w[0] < w[1]), "{fen}");
+        for (m, &b) in legal.iter().zip(&bytes) {
+            assert_eq!(code::find(&legal, b), Some(m), "{fen}");
+            assert_eq!(code::move_of(&p, b).as_ref(), Some(m), "{fen}");
+        }
+        // The dark-bishop image has the mirrored moves, leading to the same slots.
+        let image = g.images(&p)[1];
+        succ.clear();
+        g.successors(&p, &mut succ);
+        mirrored.clear();
+        g.successors(&image, &mut mirrored);
+        let mut back: Vec<Successor> = mirrored
             .iter()
-            .map(|m| (uci(m).to_string(), san(m).to_string(), m.is_capture()))
-            .collect();
-        let mut b: Vec<(String, String, bool)> = c
-            .legal_moves()
-            .iter()
-            .map(|m| {
-                (
-                    m.to_uci(CastlingMode::Standard).to_string(),
-                    SanPlus::from_move(c.clone(), *m).to_string(),
-                    m.is_capture(),
-                )
+            .map(|s| Successor {
+                mv: code::mirror(s.mv),
+                to: s.to,
             })
             .collect();
-        a.sort();
-        b.sort();
-        assert_eq!(a, b, "moves of {}", fen(&p));
-        // Our moves come in move-byte order.
-        assert!(mine.windows(2).all(|w| w[0].code < w[1].code));
-        let t = terminal(&p);
-        assert_eq!(
-            t == Some(retro::game::Value::Loss(0)),
-            c.is_checkmate(),
-            "{}",
-            fen(&p)
-        );
-        assert_eq!(
-            t == Some(retro::game::Value::Draw),
-            c.is_stalemate(),
-            "{}",
-            fen(&p)
-        );
-        // Every non-capture lands on the position shakmaty reaches.
-        for m in c.legal_moves() {
-            if m.is_capture() {
-                continue;
-            }
-            let mut after = c.clone();
-            after.play_unchecked(m);
-            let q = from_shak(&after);
-            assert!(mine.iter().any(|x| x.after == Some(q)), "{}", fen(&p));
-        }
-    }
-    assert!(legal > 20_000, "{legal} legal positions");
-}
-
-#[test]
-fn unmoves_from_random_positions() {
-    let g = Kbnk::new();
-    let mut preds = Vec::new();
-    let mut idx = Vec::new();
-    let mut succ = Vec::new();
-    let mut checked = 0;
-    for p in random_positions(2, 40_000) {
-        if p.check().is_err() {
-            continue;
-        }
-        // Position level, any orientation: each predecessor has a move to p.
-        preds.clear();
-        predecessors(&p, &mut preds);
-        for q in &preds {
-            assert!(q.check().is_ok(), "{} from {}", fen(q), fen(&p));
-            let c = shak(q).expect("legal for shakmaty");
-            let reached = c.legal_moves().iter().any(|m| {
-                let mut a = c.clone();
-                a.play_unchecked(*m);
-                !m.is_capture() && from_shak(&a) == p
-            });
-            assert!(reached, "{} does not lead to {}", fen(q), fen(&p));
-        }
-        // Index level: every predecessor index lists p among its successors.
-        let i = g.encode(&p);
-        idx.clear();
-        g.predecessors(&p, &mut idx);
-        for &q in &idx {
-            let qp = g.decode(q).expect("predecessors decode");
-            assert!(g.terminal(&qp).is_none());
-            succ.clear();
-            g.successors(&qp, &mut succ);
-            assert!(
-                succ.iter().any(|s| s.to == Outcome::Index(i)),
-                "{}",
-                fen(&qp)
+        back.sort_by_key(|s| s.mv);
+        assert_eq!(succ, back, "{fen}");
+        for s in &mirrored {
+            assert_eq!(
+                g.move_from_canonical(&image, code::mirror(s.mv)),
+                Some(s.mv)
             );
         }
         checked += 1;
-    }
-    assert!(checked > 10_000);
-}
-
-#[test]
-fn moves_are_undone_by_unmoves() {
-    let g = Kbnk::new();
-    let mut preds = Vec::new();
-    let mut idx = Vec::new();
-    for p in random_positions(3, 40_000) {
-        let Some(c) = shak(&p) else { continue };
-        let i = g.encode(&p);
-        for m in c.legal_moves() {
-            if m.is_capture() {
-                continue;
-            }
-            let mut after = c.clone();
-            after.play_unchecked(m);
-            let q = from_shak(&after);
-            preds.clear();
-            predecessors(&q, &mut preds);
-            assert!(preds.contains(&p), "{} -> {}", fen(&p), fen(&q));
-            idx.clear();
-            g.predecessors(&g.decode(g.encode(&q)).unwrap(), &mut idx);
-            assert!(idx.contains(&i), "{} -> {}", fen(&p), fen(&q));
-        }
     }
 }
 

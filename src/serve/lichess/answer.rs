@@ -164,8 +164,8 @@ impl Tablebase {
                 let scored = Scored {
                     after,
                     info: MoveInfo {
-                        uci: uci(m),
-                        san: san(pos, m, Some(info.checkmate)),
+                        uci: uci(m).to_string(),
+                        san: san(pos, m, Some(info.checkmate)).to_string(),
                         zeroing: zeroing(m),
                         conversion: m.converts(),
                         pos: info,
@@ -244,26 +244,13 @@ fn zeroing(m: &Move) -> bool {
 
 /// The value of a KBNvK position (either colouring) in the KBNK table.
 fn kbnk_value(table: &crate::table::Table, pos: &Position) -> Value {
-    use crate::kbnk::{Kbnk, Side};
+    // The table holds white's bishop and knight: black's are seen from the other side.
     let p = if pos.pieces(Color::White, Role::Bishop) != 0 {
         *pos
     } else {
         pos.color_flipped()
     };
-    let sq = |c: Color, r: Role| p.pieces(c, r).trailing_zeros() as u8;
-    let k = crate::kbnk::Position {
-        white_king: sq(Color::White, Role::King),
-        bishop: sq(Color::White, Role::Bishop),
-        knight: sq(Color::White, Role::Knight),
-        black_king: sq(Color::Black, Role::King),
-        side: if p.turn == Color::White {
-            Side::White
-        } else {
-            Side::Black
-        },
-        clock: Clock::default(),
-    };
-    table.value(crate::game::Game::encode(&Kbnk, &k))
+    table.value(crate::game::Game::encode(&crate::kbnk::Kbnk, &p))
 }
 
 /// The position after `m`, with its clocks, and the en-passant square if the opponent
