@@ -113,7 +113,7 @@ pub fn parse_full_with(
     }
     rules(&pos)?;
     pos.check()
-        .map_err(|e| PositionError::Illegal(e.text().to_string()))?;
+        .map_err(|e| PositionError::Illegal(e.explain(pos.turn)))?;
     match fields.get(3).copied().unwrap_or("-") {
         "-" => {}
         s => {
@@ -213,6 +213,8 @@ mod tests {
         assert!(bad("8/8/8/8/8/8/8/KX5k w").contains("unknown piece letter 'X'"));
         assert!(bad("8/8/8/8/8/8/8/Kk6 w").contains("kings are adjacent"));
         assert!(bad("8/8/8/8/8/8/8/K6k w KQ").contains("castling"));
+        assert!(bad("8/8/8/8/8/8/8/KQ5k w")
+            .contains("the side not to move is in check (black is in check with white to move)"));
         assert!(bad("P7/8/8/8/8/8/8/K6k w").contains("first or last rank"));
         assert!(bad("8/8/8/8/8/8/8/K7 w").contains("exactly one king"));
         assert!(bad("8/8/8/8/8/8/8/K6k x").contains("side to move"));

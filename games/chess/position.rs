@@ -72,6 +72,19 @@ impl Illegality {
             Illegality::TooManyPieces => "more than 5 pieces",
         }
     }
+
+    /// The reason in words for a position with `turn` to move, naming the side in check.
+    pub fn explain(self, turn: Color) -> String {
+        match self {
+            Illegality::CheckNotToMove => format!(
+                "{} ({} is in check with {} to move)",
+                self.text(),
+                turn.other().name(),
+                turn.name()
+            ),
+            _ => self.text().to_string(),
+        }
+    }
 }
 
 impl Position {

@@ -181,9 +181,11 @@ pub fn plies_words(p: u16) -> String {
 }
 
 /// Bare kings, or one king with a lone bishop or knight: no mate is possible.
-fn insufficient(m: &Material) -> bool {
-    let pieces: Vec<Role> = m.sides.iter().flatten().copied().collect();
-    matches!(pieces.as_slice(), [] | [Role::Bishop] | [Role::Knight])
+fn insufficient(pos: &Position) -> bool {
+    // Counted on the bitboards: answers ask it for every drawing move.
+    let pieces = pos.occupied() & !pos.roles[Role::King as usize];
+    let minors = pos.roles[Role::Bishop as usize] | pos.roles[Role::Knight as usize];
+    pieces.count_ones() == 0 || (pieces.count_ones() == 1 && pieces & minors != 0)
 }
 
 /// What an answer needs from the table behind it.
@@ -206,7 +208,7 @@ fn draw_reason(source: &dyn Source, pos: &Position, subs: bool) -> DrawReason {
     if terminal(pos) == Some(Value::Draw) {
         return DrawReason::Stalemate;
     }
-    if insufficient(&pos.material()) {
+    if insufficient(pos) {
         return DrawReason::Insufficient;
     }
     if !subs {
@@ -391,11 +393,12 @@ mod tests {
 
     #[test]
     fn insufficient_material() {
-        let m = |s: &str| Material::parse(s).unwrap();
-        assert!(insufficient(&m("KvK")));
-        assert!(insufficient(&m("KBvK")));
-        assert!(insufficient(&m("KNvK")));
-        assert!(!insufficient(&m("KPvK")));
-        assert!(!insufficient(&m("KBvKN")));
+        let pos = |s: &str| crate::chess::fen::parse(s).unwrap();
+        assert!(insufficient(&pos("8/8/8/8/8/2k5/8/K7 w")));
+        assert!(insufficient(&pos("8/8/8/8/8/2k5/8/KB6 w")));
+        assert!(insufficient(&pos("8/8/8/8/8/2k5/8/K6n w")));
+        assert!(!insufficient(&pos("8/8/8/8/8/2k5/P7/K7 w")));
+        assert!(!insufficient(&pos("8/8/8/8/8/2k5/8/KB5n w")));
+        assert!(!insufficient(&pos("8/8/8/8/8/2k5/8/KR6 w")));
     }
 }

@@ -34,9 +34,11 @@ pub fn of(m: &Move) -> u8 {
     code(piece, m.to)
 }
 
-/// The legal move among `legal` with move byte `mv`.
+/// The legal move among `legal` (a position's legal moves, in move order) with move byte
+/// `mv`. The bytes increase along the move order, so it is a binary search.
 pub fn find(legal: &[Move], mv: u8) -> Option<&Move> {
-    legal.iter().find(|m| of(m) == mv)
+    let k = legal.binary_search_by_key(&mv, of).ok()?;
+    legal.get(k)
 }
 
 /// The legal move of `pos` with move byte `mv`.

@@ -56,18 +56,21 @@ pub fn canonical(pos: &Position) -> Position {
     }
 }
 
-/// The slot of a position already in canonical form (light-squared bishop).
+/// The slot of a position in either orientation (a dark-squared bishop is mirrored).
 pub fn index_of(pos: &Position) -> Index {
+    // Squares straight from the bitboards: no mirrored position is built.
+    let flip = if light_bishop(pos) { 0 } else { 7 };
+    let sq = |c: Color, r: Role| square_of(pos, c, r) ^ flip;
     let p = placement(
-        square_of(pos, Color::White, Role::King),
-        square_of(pos, Color::White, Role::Bishop),
-        square_of(pos, Color::White, Role::Knight),
+        sq(Color::White, Role::King),
+        sq(Color::White, Role::Bishop),
+        sq(Color::White, Role::Knight),
     ) as Index;
     let base = match pos.turn {
         Color::White => 0,
         Color::Black => SECTION,
     };
-    base + p * 64 + square_of(pos, Color::Black, Role::King) as Index
+    base + p * 64 + sq(Color::Black, Role::King) as Index
 }
 
 /// The position stored in slot `i`, legal or not; `None` for `i` out of range and for the
@@ -115,6 +118,7 @@ mod tests {
         for i in (0..2 * SECTION).step_by(997) {
             if let Some(pos) = slot(i) {
                 assert_eq!(index_of(&pos), i);
+                assert_eq!(index_of(&mirrored(&pos)), i);
             }
         }
         // One placement (Kh1, Bf1, Ng1): 61 black king squares are free, 3 are not.

@@ -58,7 +58,7 @@ impl Game for Kbnk {
     }
 
     fn encode(&self, pos: &Position) -> Index {
-        index::index_of(&index::canonical(pos))
+        index::index_of(pos)
     }
 
     fn canonical(&self, pos: &Position) -> Position {

@@ -86,7 +86,7 @@ fn parse_list(fields: &[&str]) -> Result<Position, PositionError> {
         pos.put(sq, color, role);
     }
     material(&pos)?;
-    pos.check().map_err(|e| illegal(e.text()))?;
+    pos.check().map_err(|e| illegal(e.explain(pos.turn)))?;
     Ok(pos)
 }
 
@@ -202,7 +202,12 @@ mod tests {
         assert!(
             matches!(err("8/8/8/8/8/8/6k1/5BNK w"), Illegal(m) if m.contains("kings are adjacent"))
         );
-        assert!(matches!(err("8/8/8/8/8/3k4/8/5BNK w"), Illegal(m) if m.contains("in check")));
+        assert!(
+            matches!(err("8/8/8/8/8/3k4/8/5BNK w"), Illegal(m) if m.contains("black is in check with white to move"))
+        );
+        assert!(
+            matches!(err("Kh1 Bf1 Ng1 kd3"), Illegal(m) if m.contains("black is in check with white to move"))
+        );
         assert!(parse("8/8/8/8/8/3k4/8/5BNK b").is_ok());
         assert!(
             matches!(err("Kh1 Bh1 Ng1 kf2"), Illegal(m) if m == "two pieces on one square: white king and white bishop on h1")
