@@ -121,6 +121,15 @@ proptest! {
         }).unwrap();
         prop_assert_eq!(solve(1), solve(3));
     }
+
+    #[test]
+    fn queue_entry_width_does_not_change_the_bytes(g in graphs()) {
+        let opts = SolveOptions { progress: &Silent };
+        prop_assert_eq!(
+            super::two_queue::solve(&g, &opts).unwrap(),
+            super::two_queue::solve_wide(&g, &opts).unwrap()
+        );
+    }
 }
 
 #[test]

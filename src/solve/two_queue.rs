@@ -62,6 +62,34 @@ fn dec(b: u8) -> Value {
 /// Indices per parallel work item.
 const CHUNK: usize = 1 << 12;
 
+/// A slot number in the solver's queues: 4 bytes when the table has fewer than 2^32 slots
+/// (every chess table up to 5 pieces: KRPvKR has 805 M), else 8. The queues can hold one
+/// entry per slot at once, so their width is most of the solver's memory beyond its two
+/// bytes a slot.
+trait Slot: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+    fn at(i: usize) -> Self;
+    fn get(self) -> usize;
+}
+
+impl Slot for u32 {
+    fn at(i: usize) -> u32 {
+        debug_assert!(i <= u32::MAX as usize);
+        i as u32
+    }
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Slot for u64 {
+    fn at(i: usize) -> u64 {
+        i as u64
+    }
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
 struct State {
     value: Vec<AtomicU8>,
     /// Moves not yet known to lose: distinct in-table targets plus every move out of the
@@ -70,38 +98,52 @@ struct State {
     count: Vec<AtomicU8>,
 }
 
-/// Work found by the initial pass, by depth.
-#[derive(Default)]
-struct Seeds {
+/// Work found by the initial pass, by depth. At most one entry per position in each list.
+struct Seeds<S> {
     /// Positions lost at depth d (terminal losses, depth 0).
-    lost: Vec<Vec<Index>>,
-    /// Positions with a move to a known loss for the opponent at depth d - 1: won at d.
-    won: Vec<Vec<Index>>,
-    /// Positions with a move to a known win for the opponent at depth d: one more won move
-    /// when depth d is processed.
-    dec: Vec<Vec<Index>>,
+    lost: Vec<Vec<S>>,
+    /// Positions whose quickest move to a known loss for the opponent is at depth d - 1:
+    /// won at d.
+    won: Vec<Vec<S>>,
+    /// Positions whose moves to known wins for the opponent are all settled by depth d:
+    /// those moves count as one, which becomes a won move when depth d is processed. Only
+    /// the slowest matters: the position cannot be lost before every move is known to lose,
+    /// so one entry per position does what one per move did (a 5-piece pawn table has
+    /// hundreds of millions of captures into sub-tables that win for the opponent).
+    dec: Vec<Vec<S>>,
     /// The [`Outcome::Augmented`] moves.
-    links: Vec<Link>,
+    links: Vec<Link<S>>,
+}
+
+impl<S> Default for Seeds<S> {
+    fn default() -> Self {
+        Seeds {
+            lost: Vec::new(),
+            won: Vec::new(),
+            dec: Vec::new(),
+            links: Vec::new(),
+        }
+    }
 }
 
 /// An [`Outcome::Augmented`] move of position `from`.
 #[derive(Clone, Copy, Debug)]
-struct Link {
-    to: Index,
-    from: Index,
+struct Link<S> {
+    to: S,
+    from: S,
     extra: Value,
 }
 
 /// The links into `q` (`links` sorted by target).
-fn links_to(links: &[Link], q: Index) -> &[Link] {
+fn links_to<S: Slot>(links: &[Link<S>], q: S) -> &[Link<S>] {
     let lo = links.partition_point(|l| l.to < q);
     let hi = links.partition_point(|l| l.to <= q);
     &links[lo..hi]
 }
 
-fn push_at(v: &mut Vec<Vec<Index>>, d: usize, i: Index) {
+fn push_at<S>(v: &mut Vec<Vec<S>>, d: usize, i: S) {
     if v.len() <= d {
-        v.resize(d + 1, Vec::new());
+        v.resize_with(d + 1, Vec::new);
     }
     v[d].push(i);
 }
@@ -110,8 +152,8 @@ fn take<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
     v.get_mut(d).map(std::mem::take).unwrap_or_default()
 }
 
-fn merge(a: Seeds, b: Seeds) -> Seeds {
-    fn cat(mut x: Vec<Vec<Index>>, y: Vec<Vec<Index>>) -> Vec<Vec<Index>> {
+fn merge<S: Clone>(a: Seeds<S>, b: Seeds<S>) -> Seeds<S> {
+    fn cat<S: Clone>(mut x: Vec<Vec<S>>, y: Vec<Vec<S>>) -> Vec<Vec<S>> {
         for (d, v) in y.into_iter().enumerate() {
             if x.len() <= d {
                 x.resize(d + 1, Vec::new());
@@ -136,6 +178,21 @@ fn merge(a: Seeds, b: Seeds) -> Seeds {
 
 /// Solve `game` completely.
 pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    if game.size() <= u32::MAX as u64 {
+        solve_with::<G, u32>(game, opts)
+    } else {
+        solve_with::<G, u64>(game, opts)
+    }
+}
+
+/// [`solve`] with 8-byte queue entries whatever the size, for the test that both widths
+/// write the same bytes (no table small enough to test has 2^32 slots).
+#[cfg(test)]
+pub(super) fn solve_wide<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    solve_with::<G, u64>(game, opts)
+}
+
+fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
     let value: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect();
@@ -143,7 +200,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<(Seeds, BitVec, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<(Seeds<S>, BitVec, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -172,7 +229,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
     links.sort_unstable_by_key(|l| (l.to, l.from));
     // Links whose extra moves win for the opponent count as a won move at that depth,
     // unless the target was won sooner (then its un-move already counted it).
-    let mut link_dec: Vec<Vec<Link>> = Vec::new();
+    let mut link_dec: Vec<Vec<Link<S>>> = Vec::new();
     for l in &links {
         if let Value::Win(w) = l.extra {
             if link_dec.len() <= w as usize {
@@ -185,7 +242,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
     // Pass 2: the two queues, depth by depth.
     let legal = n - illegal.count_ones();
     progress.phase("retrograde", legal as u64);
-    let mut lost: Vec<Vec<Index>> = std::mem::take(&mut seeds.lost);
+    let mut lost: Vec<Vec<S>> = std::mem::take(&mut seeds.lost);
     let mut d = 0usize;
     loop {
         let pending = lost
@@ -200,21 +257,21 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         progress.advance(l.len() as u64);
         // Lost at d: every predecessor is won at d + 1 (the first time it is reached).
         let win = enc(Value::Win(d as u16 + 1));
-        let try_win = |p: Index, out: &mut Vec<Index>| {
-            if st.value[p as usize]
+        let try_win = |p: S, out: &mut Vec<S>| {
+            if st.value[p.get()]
                 .compare_exchange(UNKNOWN, win, Relaxed, Relaxed)
                 .is_ok()
             {
                 out.push(p);
             }
         };
-        let (mut won, later): (Vec<Index>, Vec<(usize, Index)>) = l
+        let (mut won, later): (Vec<S>, Vec<(usize, S)>) = l
             .par_iter()
             .fold(
                 || (Vec::new(), Vec::new()),
                 |(mut out, mut later), &q| {
                     for p in unmoves(game, q) {
-                        try_win(p, &mut out);
+                        try_win(S::at(p as usize), &mut out);
                     }
                     // A linked move wins once its extra moves lose too, at the later depth.
                     for link in links_to(&links, q) {
@@ -247,18 +304,18 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
         progress.advance(won.len() as u64);
         // Won at d + 1: a predecessor whose moves all lead to such wins is lost at d + 2.
         let lose = enc(Value::Loss(d as u16 + 2));
-        let try_lose = |p: Index, out: &mut Vec<Index>| {
-            let p = p as usize;
-            if st.value[p].load(Relaxed) == UNKNOWN
-                && st.count[p].fetch_sub(1, Relaxed) == 1
-                && st.value[p]
+        let try_lose = |p: S, out: &mut Vec<S>| {
+            let i = p.get();
+            if st.value[i].load(Relaxed) == UNKNOWN
+                && st.count[i].fetch_sub(1, Relaxed) == 1
+                && st.value[i]
                     .compare_exchange(UNKNOWN, lose, Relaxed, Relaxed)
                     .is_ok()
             {
-                out.push(p as Index);
+                out.push(p);
             }
         };
-        let mut next: Vec<Index> = won
+        let mut next: Vec<S> = won
             .par_iter()
             .fold(Vec::new, |mut out, &q| {
                 // Each distinct predecessor loses one move, however many reach `q`.
@@ -266,7 +323,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
                 preds.sort_unstable();
                 preds.dedup();
                 for p in preds {
-                    try_lose(p, &mut out);
+                    try_lose(S::at(p as usize), &mut out);
                 }
                 // A linked move is won for the opponent now, unless its extra moves won
                 // as soon (then `link_dec` counts it).
@@ -283,7 +340,7 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
             try_lose(p, &mut next);
         }
         for link in take(&mut link_dec, d + 1) {
-            let target = dec(st.value[link.to as usize].load(Relaxed));
+            let target = dec(st.value[link.to.get()].load(Relaxed));
             if !matches!(target, Value::Win(w) if (w as usize) < d + 1) {
                 try_lose(link.from, &mut next);
             }
@@ -336,8 +393,10 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 }
 
 /// The predecessors of queued position `q` (duplicates possible).
-fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
-    let pos = game.decode(q).expect("queued positions decode");
+fn unmoves<G: Game, S: Slot>(game: &G, q: S) -> Vec<Index> {
+    let pos = game
+        .decode(q.get() as Index)
+        .expect("queued positions decode");
     let mut preds = Vec::new();
     game.predecessors(&pos, &mut preds);
     preds
@@ -346,13 +405,13 @@ fn unmoves<G: Game>(game: &G, q: Index) -> Vec<Index> {
 /// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
 /// the bits of `lo..hi` whose record is already final and of those illegal (see `settled`
 /// and `illegal` in [`solve`]).
-fn init_chunk<G: Game>(
+fn init_chunk<G: Game, S: Slot>(
     game: &G,
     lo: usize,
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<(Seeds, BitVec, BitVec), SolveError> {
+) -> Result<(Seeds<S>, BitVec, BitVec), SolveError> {
     let mut seeds = Seeds::default();
     let mut settled = bitvec![0; hi - lo];
     let mut illegal = bitvec![0; hi - lo];
@@ -368,7 +427,7 @@ fn init_chunk<G: Game>(
             value[i].store(enc(v), Relaxed);
             settled.set(i - lo, true);
             if let Value::Loss(d) = v {
-                push_at(&mut seeds.lost, d as usize, i as Index);
+                push_at(&mut seeds.lost, d as usize, S::at(i));
             }
             continue;
         }
@@ -380,7 +439,11 @@ fn init_chunk<G: Game>(
             settled.set(i - lo, true);
             continue;
         }
+        // Moves out of the table other than known wins for the opponent (those count as one
+        // move, settled at the slowest of them: see `Seeds::dec`).
         let mut known = 0usize;
+        let mut quickest_loss: Option<u16> = None;
+        let mut slowest_win: Option<u16> = None;
         for s in &succ {
             match s.to {
                 // Counted in `distinct`.
@@ -388,20 +451,28 @@ fn init_chunk<G: Game>(
                 Outcome::Augmented { index, extra } => {
                     known += 1;
                     seeds.links.push(Link {
-                        to: index,
-                        from: i as Index,
+                        to: S::at(index as usize),
+                        from: S::at(i),
                         extra,
                     });
                 }
+                Outcome::Known(Value::Win(d)) => {
+                    slowest_win = slowest_win.max(Some(d));
+                }
                 Outcome::Known(v) => {
                     known += 1;
-                    match v {
-                        Value::Loss(d) => push_at(&mut seeds.won, d as usize + 1, i as Index),
-                        Value::Win(d) => push_at(&mut seeds.dec, d as usize, i as Index),
-                        _ => {}
+                    if let Value::Loss(d) = v {
+                        quickest_loss = Some(quickest_loss.map_or(d, |q| q.min(d)));
                     }
                 }
             }
+        }
+        if let Some(d) = quickest_loss {
+            push_at(&mut seeds.won, d as usize + 1, S::at(i));
+        }
+        if let Some(d) = slowest_win {
+            known += 1;
+            push_at(&mut seeds.dec, d as usize, S::at(i));
         }
         let c = distinct + known;
         if c > u8::MAX as usize {
