@@ -3,8 +3,11 @@
 //! two-queue solver ([`crate::solve::two_queue`]).
 //!
 //! It generalises the KBNK solver (`games/kbnk/solver.rs`): for each *placement* of the
-//! white king and pieces (every square, no symmetry: `64^(k+1)` placements for k pieces),
-//! one 64-bit word per set holds the black king squares. Black's moves never change the
+//! white king and pieces (the king in the a1-d4 quadrant, or on files a-d with pawns; each
+//! piece on any square: `16 * 64^k` or `32 * 64^k` placements for k pieces), one 64-bit
+//! word per set holds the black king squares. A white king move out of the region reads
+//! the placement's mirror image, its black king squares mirrored back (a byte swap and a
+//! bit reversal per byte). Black's moves never change the
 //! placement, white's moves never change the black king square, so per depth d:
 //!
 //! - lost at d → won at d + 1 is a pull over each placement's white moves in move order
@@ -19,7 +22,8 @@
 //! position reached is legal with black to move. The solve runs over every placement
 //! ([`placements`], [`retrograde`]); the table is then filled slot by slot from the
 //! placement each stored position is ([`fill`]), where the move byte, a rank in the
-//! stored position's move order, is counted with popcounts.
+//! stored position's move order, is counted with popcounts. Every stored position is a
+//! placement: its white king stands in the a1-d1-d4 triangle, or on files a-d.
 //!
 //! Each placement is written by one task only, so the bytes do not depend on the thread
 //! count.

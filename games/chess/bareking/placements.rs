@@ -60,17 +60,23 @@ pub struct Promotion {
 
 /// Where a white move leads.
 pub enum Dest<'a> {
-    /// Placement `q`, for the black king squares in `allow` (those not on its path).
-    Table(usize, u64),
+    /// Placement `q` seen through symmetry `t` ([`flip`]: a king move out of the white
+    /// king's region), for the black king squares in `allow` (those not on its path).
+    Table(usize, u8, u64),
     /// Out of the table.
     Promotion(&'a Promotion),
 }
 
-/// Every placement of one material.
+/// Every placement of one material: the white king in the a1-d4 quadrant (pawnless) or
+/// on files a-d (with pawns), every square for each piece. Every stored position is one
+/// (its white king is in the a1-d1-d4 triangle, or on files a-d), and a king move out of
+/// the region is read from its mirror image.
 pub struct Placements {
     /// White's pieces besides the king, in [`Layout::pieces`] order.
     pub roles: Vec<Role>,
-    /// Number of placements, `64^(roles + 1)`.
+    /// The region is the quadrant (ranks 1-4 too), not files a-d.
+    quadrant: bool,
+    /// Number of placements: white king squares (16 or 32) times `64^roles`.
     pub len: usize,
     pub fixed: Vec<Fixed>,
     /// Up to one capture per piece.
@@ -104,10 +110,13 @@ impl Placements {
     /// that is not a loss or a draw for black (never with correct sub-tables).
     pub fn new(layout: &Layout, subs: &SubTables, progress: &dyn Progress) -> Option<Placements> {
         let roles: Vec<Role> = layout.pieces.iter().map(|&(_, r)| r).collect();
-        let len = 1 << (6 * (roles.len() + 1));
+        let quadrant = !roles.contains(&Role::Pawn);
+        let kings = if quadrant { 16 } else { 32 };
+        let len = kings << (6 * roles.len());
         let twins = roles.windows(2).any(|w| w[0] == w[1]);
         let mut pl = Placements {
             roles,
+            quadrant,
             len,
             fixed: Vec::new(),
             captures: Vec::new(),
@@ -139,32 +148,53 @@ impl Placements {
     }
 
     /// The squares of placement `p`: `[white king, piece 1, piece 2]`.
+    #[inline]
     pub fn coords(&self, p: usize) -> [Square; 3] {
         let mut c = [0; 3];
-        let mut r = p;
-        for j in (0..=self.roles.len()).rev() {
-            c[j] = (r % 64) as Square;
-            r /= 64;
+        let w = p >> self.shift(0);
+        c[0] = ((w >> 2) << 3 | (w & 3)) as Square;
+        for (j, x) in c.iter_mut().enumerate().take(self.roles.len() + 1).skip(1) {
+            *x = (p >> self.shift(j) & 63) as Square;
         }
         c
     }
 
-    /// The placement of squares `c` (`[white king, piece 1, piece 2]`).
+    /// The placement of squares `c` (`[white king, piece 1, piece 2]`), the white king in
+    /// the region.
+    #[inline]
     pub fn place(&self, c: &[Square]) -> usize {
-        c[..=self.roles.len()]
+        let w = (c[0] >> 3) as usize * 4 + (c[0] & 3) as usize;
+        c[1..=self.roles.len()]
             .iter()
-            .fold(0, |p, &s| p * 64 + s as usize)
+            .fold(w, |p, &s| p * 64 + s as usize)
     }
 
-    /// The step in placement number of a move of man `j` (0 the king) by one square.
-    pub fn stride(&self, j: usize) -> usize {
-        1 << (6 * (self.roles.len() - j))
+    /// The symmetry ([`flip`]) that brings a white king on `sq` into the region.
+    #[inline]
+    fn to_region(&self, sq: Square) -> u8 {
+        (sq & 7 >= 4) as u8 | (2 * (self.quadrant && sq >> 3 >= 4) as u8)
     }
 
-    /// Placement `p` without man `j`: the index of [`Active`] masks for moves of `j`.
+    /// Where the square of man `j` (0 the king) sits in a placement number: 6 bits each,
+    /// the king highest. (Shifts and masks only: this is the solver's inner loop.)
+    #[inline]
+    pub fn shift(&self, j: usize) -> usize {
+        6 * (self.roles.len() - j)
+    }
+
+    /// Placement `p` with man `j` moved to `t`.
+    #[inline]
+    pub fn moved(&self, p: usize, j: usize, t: Square) -> usize {
+        let sh = self.shift(j);
+        (p & !(63 << sh)) | (t as usize) << sh
+    }
+
+    /// Placement `p` without man `j`: the index of the masks of placements with new
+    /// losses (`retrograde::Active`) for moves of `j`.
+    #[inline]
     pub fn key(&self, p: usize, j: usize) -> usize {
-        let s = self.stride(j);
-        (p / (s * 64)) * s + p % s
+        let sh = self.shift(j);
+        (p >> (sh + 6)) << sh | (p & ((1 << sh) - 1))
     }
 
     /// The role of man `j` (0 the king).
@@ -217,9 +247,9 @@ impl Placements {
     fn position(&self, c: &[Square; 3], bk: Square, turn: Color, skip: usize) -> Position {
         let mut pos = Position::empty();
         pos.put(c[0], Color::White, Role::King);
-        for j in 1..=self.roles.len() {
-            if j != skip {
-                pos.put(c[j], Color::White, self.roles[j - 1]);
+        for (j, &role) in self.roles.iter().enumerate() {
+            if j + 1 != skip {
+                pos.put(c[j + 1], Color::White, role);
             }
         }
         pos.put(bk, Color::Black, Role::King);
@@ -288,7 +318,7 @@ impl Placements {
 
     /// Calls `f(move id, where it leads)` for every white move of placement `p` in move
     /// order (king, then pieces by role and square, each by destination, promotions queen
-    /// to knight), skipping in-table moves of man j to squares outside `gate(j, key)`.
+    /// to knight), skipping in-table moves of piece j to squares outside `gate(j, key)`.
     /// Moves are pseudo-legal: `Dest::Table`'s allow mask and the target's legal black
     /// king squares decide for which black king squares they are legal.
     #[inline]
@@ -300,10 +330,14 @@ impl Placements {
     ) {
         let c = self.coords(p);
         let occ = self.occupancy(&c);
-        let step =
-            |j: usize, t: Square| p + t as usize * self.stride(j) - c[j] as usize * self.stride(j);
-        for t in squares(KING[c[0] as usize] & !occ & gate(0, self.key(p, 0))) {
-            f(move_id(0, 0, t), Dest::Table(step(0, t), !0));
+        let step = |j: usize, t: Square| self.moved(p, j, t);
+        // King moves are not gated: they may leave the region, where the masks do not go.
+        for t in squares(KING[c[0] as usize] & !occ) {
+            let x = self.to_region(t);
+            let mut d = c;
+            d[0] = t;
+            d.iter_mut().for_each(|s| *s = flip_square(x, *s));
+            f(move_id(0, 0, t), Dest::Table(self.place(&d), x, !0));
         }
         let (order, n) = self.order(&c);
         let mut promos = self.promotions.get(p).map_or(&[][..], |v| &v[..]).iter();
@@ -318,7 +352,7 @@ impl Placements {
                     } else {
                         !0
                     };
-                    f(move_id(j, 0, t), Dest::Table(step(j, t), allow));
+                    f(move_id(j, 0, t), Dest::Table(step(j, t), 0, allow));
                 }
                 continue;
             }
@@ -333,12 +367,51 @@ impl Placements {
                 continue;
             }
             if g & bb(one) != 0 {
-                f(move_id(j, 0, one), Dest::Table(step(j, one), !0));
+                f(move_id(j, 0, one), Dest::Table(step(j, one), 0, !0));
             }
             let two = one + 8;
             if rank(from) == 1 && occ & bb(two) == 0 && g & bb(two) != 0 {
-                f(move_id(j, 0, two), Dest::Table(step(j, two), !bb(one)));
+                f(move_id(j, 0, two), Dest::Table(step(j, two), 0, !bb(one)));
             }
         }
+    }
+}
+
+/// Symmetry `t` of a square: bit 0 mirrors files, bit 1 ranks (each its own inverse).
+#[inline]
+pub fn flip_square(t: u8, sq: Square) -> Square {
+    let files = if t & 1 != 0 { 7 } else { 0 };
+    let ranks = if t & 2 != 0 { 56 } else { 0 };
+    sq ^ files ^ ranks
+}
+
+/// Symmetry `t` ([`flip_square`]) of a set of squares.
+#[inline]
+pub fn flip(t: u8, mut b: u64) -> u64 {
+    if t & 1 != 0 {
+        // Reverse the bits of each byte (rank).
+        b = (b >> 1 & 0x5555_5555_5555_5555) | (b & 0x5555_5555_5555_5555) << 1;
+        b = (b >> 2 & 0x3333_3333_3333_3333) | (b & 0x3333_3333_3333_3333) << 2;
+        b = (b >> 4 & 0x0f0f_0f0f_0f0f_0f0f) | (b & 0x0f0f_0f0f_0f0f_0f0f) << 4;
+    }
+    if t & 2 != 0 {
+        b = b.swap_bytes();
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flips_move_every_square_as_its_set() {
+        for t in 0..4 {
+            for sq in 0..64 {
+                assert_eq!(flip(t, bb(sq)), bb(flip_square(t, sq)), "t{t} {sq}");
+            }
+        }
+        assert_eq!(flip_square(3, 0), 63);
+        assert_eq!(flip_square(1, 3), 4);
     }
 }

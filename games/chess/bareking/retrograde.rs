@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::placements::{move_id, Capture, Dest, Placements, MIN_LEN};
+use super::placements::{flip, move_id, Capture, Dest, Placements, MIN_LEN};
 use crate::chess::board::{bb, king_spread, squares, KING};
 use crate::game::{Value, MAX_LOSS_PLIES, MAX_WIN_PLIES};
 use crate::progress::Progress;
@@ -22,6 +22,7 @@ struct Active(Vec<Vec<u64>>);
 
 impl Active {
     fn new(pl: &Placements) -> Active {
+        // Index 0 (king moves) stays empty: they are not gated.
         Active(vec![vec![0; pl.len / 64]; pl.roles.len() + 1])
     }
 
@@ -31,7 +32,7 @@ impl Active {
             .for_each(|a| a.iter_mut().for_each(|m| *m = 0));
         for (p, _) in lost_new.iter().enumerate().filter(|(_, &l)| l != 0) {
             let c = pl.coords(p);
-            for (j, a) in self.0.iter_mut().enumerate() {
+            for (j, a) in self.0.iter_mut().enumerate().skip(1) {
                 a[pl.key(p, j)] |= bb(c[j]);
             }
         }
@@ -130,7 +131,7 @@ pub fn solve(pl: &Placements, progress: &dyn Progress) -> Result<Records, SolveE
                     let gate = |j: usize, key: usize| act.0[j][key];
                     pl.white_moves(p, gate, |id, dest| {
                         let to = match dest {
-                            Dest::Table(q, allow) => lost_cur[q] & allow,
+                            Dest::Table(q, t, allow) => flip(t, lost_cur[q]) & allow,
                             Dest::Promotion(pr) => promoted(&pr.groups, |v| v == Value::Loss(dd)),
                         };
                         let hit = to & open & !acc;
@@ -200,7 +201,9 @@ fn draws(pl: &Placements, won_w: &[u64], lost_b: &[u64], rec: &mut Records) {
                     |_, _| !0,
                     |id, dest| {
                         let to = match dest {
-                            Dest::Table(q, allow) => fix[q].legal_b & !lost_b[q] & allow,
+                            Dest::Table(q, t, allow) => {
+                                flip(t, fix[q].legal_b & !lost_b[q]) & allow
+                            }
                             Dest::Promotion(pr) => promoted(&pr.groups, |v| v == Value::Draw),
                         };
                         let hit = to & open & !acc;
