@@ -366,6 +366,15 @@ mod tests {
                 if let Some(p) = l.decode(i) {
                     legal += 1;
                     assert_eq!(l.encode(&p).0, i, "{name} {i}");
+                    // The raw squares name the same position.
+                    let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
+                    assert_eq!(
+                        (turn, wk, bk),
+                        (p.turn, p.king(Color::White), p.king(Color::Black))
+                    );
+                    for (k, &(c, r)) in l.pieces.iter().enumerate() {
+                        assert_ne!(p.pieces(c, r) & bb(sq[k]), 0, "{name} {i} piece {k}");
+                    }
                     // Every image of the position encodes alike.
                     let images: &[u8] = if name.contains('P') {
                         &[0, 1]
