@@ -20,8 +20,8 @@
 //! White is never in check and never pinned (black has only a king), so a white move is
 //! legal for a black king square exactly when the king does not block its path and the
 //! position reached is legal with black to move. The solve runs over every placement
-//! ([`placements`], [`retrograde`]); the table is then filled slot by slot from the
-//! placement each stored position is ([`fill`]), where the move byte, a rank in the
+//! (`placements.rs`, `retrograde.rs`); the table is then filled slot by slot from the
+//! placement each stored position is (`fill.rs`), where the move byte, a rank in the
 //! stored position's move order, is counted with popcounts. Every stored position is a
 //! placement: its white king stands in the a1-d1-d4 triangle, or on files a-d.
 //!
@@ -38,12 +38,12 @@ use super::subtables::SubTables;
 use crate::game::{Solution, SolveOptions};
 use crate::solve::SolveError;
 
-/// The most white pieces besides the king: three would need 64^4 placements of 64
-/// squares (gigabytes); such materials take the generic solver.
+/// The most white pieces besides the king: three would need 16 * 64^3 placements of 64
+/// black king squares, gigabytes of records; such materials take the generic solver.
 const MAX_PIECES: usize = 2;
 
 /// True if `m` (stored colouring) is solved by this solver: black has a bare king and
-/// white at most [`MAX_PIECES`] pieces besides its king.
+/// white one or two (`MAX_PIECES`) pieces besides its king.
 pub fn applies(m: &Material) -> bool {
     m.sides[1].is_empty() && (1..=MAX_PIECES).contains(&m.sides[0].len())
 }
