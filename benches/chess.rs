@@ -2,8 +2,9 @@
 //!
 //! - every 3- and 4-piece table, pawns included (`retro generate chess --all 4`), wall and
 //!   CPU time on the default pool;
-//! - KBNvK through the generic path next to the dedicated `kbnk` solver, in one run, and
-//!   their ratio;
+//! - KBNvK through the chess plug-in (its bitboard solver for pieces against a bare king)
+//!   next to the dedicated `kbnk` solver, in one run, and their ratio; and through the
+//!   generic two-queue solver;
 //! - with `-- --five`: the 5-piece tables KQRvKR, KRBvKR, KBNvKN and KRPvKR, each in its
 //!   own `retro generate` process (its sub-tables made first, not timed), with the peak
 //!   memory of that process.
@@ -60,8 +61,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let opts = SolveOptions { progress: &Silent };
     let kbnvk = registry::plugin_in("KBNvK", dir.path())?;
     let kbnk = retro::kbnk::Kbnk::new();
+    // The same table through the generic two-queue solver, which the chess path replaces
+    // for pieces against a bare king.
+    let chess = retro::chess::Chess::open(&Material::parse("KBNvK")?, dir.path())?;
     let mut generic = f64::MAX;
     let mut fast = f64::MAX;
+    let mut queues = f64::MAX;
     for _ in 0..3 {
         let t = Instant::now();
         kbnvk.solve(&opts)?;
@@ -69,10 +74,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         kbnk.solve(&opts)?;
         fast = fast.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        retro::solve::two_queue::solve(&chess, &opts)?;
+        queues = queues.min(t.elapsed().as_secs_f64());
     }
     println!(
-        "KBNvK solve, best of 3: generic chess path {generic:.3} s, dedicated kbnk solver {fast:.3} s, ratio {:.1}",
-        generic / fast
+        "KBNvK solve, best of 3: chess plug-in {generic:.3} s, dedicated kbnk solver {fast:.3} s, ratio {:.1}; generic two-queue solver {queues:.3} s (load average after: {})",
+        generic / fast,
+        load()
     );
 
     if std::env::args().any(|a| a == "--five") {

@@ -241,6 +241,49 @@ impl Layout {
         self.pawns || (file != rank && file + rank != 7)
     }
 
+    /// The squares slot `i` names, before any test of legality or canonical form: the side
+    /// to move, the white and black kings, and the pieces in [`Layout::pieces`] order (the
+    /// rest 0). For solvers that fill a table slot by slot without building positions;
+    /// [`Layout::decode`] builds and checks them. `None` beyond the last slot.
+    pub fn squares_of(&self, i: Index) -> Option<(Color, Square, Square, [Square; 4])> {
+        if i >= 2 * self.section {
+            return None;
+        }
+        let turn = if i < self.section {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut r = i % self.section;
+        let mut sq = [0; 4];
+        for (k, &(_, role)) in self.pieces.iter().enumerate().rev() {
+            sq[k] = if role == Role::Pawn {
+                let s = (r % 48) as Square + 8;
+                r /= 48;
+                s
+            } else {
+                let s = (r % 64) as Square;
+                r /= 64;
+                s
+            };
+        }
+        let (wk, bk) = if self.pawns {
+            let w = (r / 64) as u8;
+            (((w / 4) << 3) | (w % 4), (r % 64) as Square)
+        } else {
+            king_pairs().pairs[r as usize]
+        };
+        Some((turn, wk, bk, sq))
+    }
+
+    /// True if a slot with these kings holds its canonical position whenever it holds a
+    /// legal one with identical pieces in increasing order: no symmetry but the identity
+    /// gives this king pair (the pair is then not both kings on the a1-h8 diagonal), or
+    /// the table has pawns. Otherwise only [`Layout::decode`] tells.
+    pub fn kings_fix_orientation(&self, wk: Square, bk: Square) -> bool {
+        self.pawns || king_pairs().symmetries[wk as usize * 64 + bk as usize] == 1
+    }
+
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
         if i >= 2 * self.section {
@@ -323,6 +366,15 @@ mod tests {
                 if let Some(p) = l.decode(i) {
                     legal += 1;
                     assert_eq!(l.encode(&p).0, i, "{name} {i}");
+                    // The raw squares name the same position.
+                    let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
+                    assert_eq!(
+                        (turn, wk, bk),
+                        (p.turn, p.king(Color::White), p.king(Color::Black))
+                    );
+                    for (k, &(c, r)) in l.pieces.iter().enumerate() {
+                        assert_ne!(p.pieces(c, r) & bb(sq[k]), 0, "{name} {i} piece {k}");
+                    }
                     // Every image of the position encodes alike.
                     let images: &[u8] = if name.contains('P') {
                         &[0, 1]

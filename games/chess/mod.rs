@@ -5,6 +5,7 @@
 //! mapped files ([`subtables`]), which must exist first. See `README.md` in this folder
 //! for the index, the move code and the en-passant rule.
 
+pub mod bareking;
 pub mod board;
 pub mod fen;
 pub mod index;
@@ -184,6 +185,12 @@ impl Game for Chess {
                 "{} was opened without its sub-tables and cannot be solved",
                 self.name()
             )));
+        }
+        // Pieces against a bare king: the bitboard solver, unless it declines.
+        if bareking::applies(&self.layout.material) {
+            if let Some(sol) = bareking::solve(&self.layout, &self.subs, opts)? {
+                return Ok(sol);
+            }
         }
         crate::solve::two_queue::solve(self, opts)
     }

@@ -6,6 +6,7 @@ mod common;
 
 mod browser;
 mod browser_analysis;
+mod chess_bareking;
 mod chess_cli;
 mod chess_facts;
 mod chess_movegen;
