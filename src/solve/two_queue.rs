@@ -219,7 +219,7 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<(Seeds<S>, BitVec, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<Initial<S>, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -427,6 +427,9 @@ fn unmoves<G: Game, S: Slot>(game: &G, q: S) -> Vec<Index> {
     preds
 }
 
+/// What pass 1 finds in a chunk: its seeds, and the bits of its slots settled and illegal.
+type Initial<S> = (Seeds<S>, BitVec, BitVec);
+
 /// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
 /// the bits of `lo..hi` whose record is already final and of those illegal (see `settled`
 /// and `illegal` in [`solve`]).
@@ -436,7 +439,7 @@ fn init_chunk<G: Game, S: Slot>(
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<(Seeds<S>, BitVec, BitVec), SolveError> {
+) -> Result<Initial<S>, SolveError> {
     let mut seeds = Seeds::default();
     let mut settled = bitvec![0; hi - lo];
     let mut illegal = bitvec![0; hi - lo];
