@@ -1,6 +1,7 @@
 //! Solvers: the generic two-queue retrograde solver (any game) and helpers shared by the
 //! games' own faster solvers.
 
+mod ascending;
 pub mod two_queue;
 
 /// Why a solve failed.

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use bitvec::prelude::*;
 use rayon::prelude::*;
 
+use super::ascending::Ascending;
 use super::SolveError;
 use crate::game::{
     Game, Index, Outcome, Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE,
@@ -104,13 +105,13 @@ struct Seeds<S> {
     lost: Vec<Vec<S>>,
     /// Positions whose quickest move to a known loss for the opponent is at depth d - 1:
     /// won at d.
-    won: Vec<Vec<S>>,
+    won: Vec<Ascending>,
     /// Positions whose moves to known wins for the opponent are all settled by depth d:
     /// those moves count as one, which becomes a won move when depth d is processed. Only
     /// the slowest matters: the position cannot be lost before every move is known to lose,
     /// so one entry per position does what one per move did (a 5-piece pawn table has
     /// hundreds of millions of captures into sub-tables that win for the opponent).
-    dec: Vec<Vec<S>>,
+    dec: Vec<Ascending>,
     /// The [`Outcome::Augmented`] moves.
     links: Vec<Link<S>>,
 }
@@ -148,7 +149,15 @@ fn push_at<S>(v: &mut Vec<Vec<S>>, d: usize, i: S) {
     v[d].push(i);
 }
 
-fn take<T>(v: &mut [Vec<T>], d: usize) -> Vec<T> {
+/// Add `i` to the list of depth `d`; `i` must not be below any number already there.
+fn push_ascending(v: &mut Vec<Ascending>, d: usize, i: usize) {
+    if v.len() <= d {
+        v.resize_with(d + 1, Ascending::default);
+    }
+    v[d].push(i as u64);
+}
+
+fn take<T: Default>(v: &mut [T], d: usize) -> T {
     v.get_mut(d).map(std::mem::take).unwrap_or_default()
 }
 
@@ -162,10 +171,20 @@ fn merge<S: Clone>(a: Seeds<S>, b: Seeds<S>) -> Seeds<S> {
         }
         x
     }
+    // `b`'s slots all follow `a`'s: chunks are merged in slot order.
+    fn cat_ascending(mut x: Vec<Ascending>, y: Vec<Ascending>) -> Vec<Ascending> {
+        for (d, v) in y.into_iter().enumerate() {
+            if x.len() <= d {
+                x.resize_with(d + 1, Ascending::default);
+            }
+            x[d].append(v);
+        }
+        x
+    }
     Seeds {
         lost: cat(a.lost, b.lost),
-        won: cat(a.won, b.won),
-        dec: cat(a.dec, b.dec),
+        won: cat_ascending(a.won, b.won),
+        dec: cat_ascending(a.dec, b.dec),
         // Extend, not concatenate: merges accumulate, and copying the whole list each
         // time would be quadratic in the number of chunks.
         links: {
@@ -200,7 +219,7 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);
-    let chunks: Vec<Result<(Seeds<S>, BitVec, BitVec), SolveError>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Result<Initial<S>, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let lo = c * CHUNK;
@@ -243,11 +262,14 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
     let legal = n - illegal.count_ones();
     progress.phase("retrograde", legal as u64);
     let mut lost: Vec<Vec<S>> = std::mem::take(&mut seeds.lost);
+    // Won positions found through en-passant links, out of slot order, by depth.
+    let mut won_later: Vec<Vec<S>> = Vec::new();
     let mut d = 0usize;
     loop {
         let pending = lost
             .len()
             .max(seeds.won.len())
+            .max(won_later.len())
             .max(seeds.dec.len())
             .max(link_dec.len());
         if d >= pending {
@@ -293,9 +315,12 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
                 },
             );
         for (e, p) in later {
-            push_at(&mut seeds.won, e, p);
+            push_at(&mut won_later, e, p);
         }
-        for p in take(&mut seeds.won, d + 1) {
+        for p in take(&mut seeds.won, d + 1).iter() {
+            try_win(S::at(p as usize), &mut won);
+        }
+        for p in take(&mut won_later, d + 1) {
             try_win(p, &mut won);
         }
         if !won.is_empty() && d + 1 > MAX_WIN_PLIES as usize {
@@ -336,8 +361,8 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
             })
             .flatten()
             .collect();
-        for p in take(&mut seeds.dec, d + 1) {
-            try_lose(p, &mut next);
+        for p in take(&mut seeds.dec, d + 1).iter() {
+            try_lose(S::at(p as usize), &mut next);
         }
         for link in take(&mut link_dec, d + 1) {
             let target = dec(st.value[link.to.get()].load(Relaxed));
@@ -360,7 +385,7 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
     // Pass 3: what was never reached is a draw; then every best move, in a forward pass.
     // The counters and queues are done with: free them before the records are allocated,
     // which lowers the peak by a byte a slot (a 5-piece pawn table has 800 M slots).
-    drop((st.count, lost, links, link_dec, seeds));
+    drop((st.count, lost, links, link_dec, seeds, won_later));
     let st = st.value;
     progress.phase("best moves", n as u64);
     let mut sol = Solution::new(n as u64);
@@ -402,6 +427,9 @@ fn unmoves<G: Game, S: Slot>(game: &G, q: S) -> Vec<Index> {
     preds
 }
 
+/// What pass 1 finds in a chunk: its seeds, and the bits of its slots settled and illegal.
+type Initial<S> = (Seeds<S>, BitVec, BitVec);
+
 /// Pass 1 over `lo..hi`: values of illegal and terminal slots, move counters, seeds, and
 /// the bits of `lo..hi` whose record is already final and of those illegal (see `settled`
 /// and `illegal` in [`solve`]).
@@ -411,7 +439,7 @@ fn init_chunk<G: Game, S: Slot>(
     hi: usize,
     value: &[AtomicU8],
     count: &[AtomicU8],
-) -> Result<(Seeds<S>, BitVec, BitVec), SolveError> {
+) -> Result<Initial<S>, SolveError> {
     let mut seeds = Seeds::default();
     let mut settled = bitvec![0; hi - lo];
     let mut illegal = bitvec![0; hi - lo];
@@ -468,11 +496,11 @@ fn init_chunk<G: Game, S: Slot>(
             }
         }
         if let Some(d) = quickest_loss {
-            push_at(&mut seeds.won, d as usize + 1, S::at(i));
+            push_ascending(&mut seeds.won, d as usize + 1, i);
         }
         if let Some(d) = slowest_win {
             known += 1;
-            push_at(&mut seeds.dec, d as usize, S::at(i));
+            push_ascending(&mut seeds.dec, d as usize, i);
         }
         let c = distinct + known;
         if c > u8::MAX as usize {
