@@ -65,12 +65,16 @@ pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableErro
 }
 
 /// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
-/// set, less the process and the mapped sub-tables): a value byte, a move counter byte and
-/// the 2-byte record, plus the queues and the settled bits at their largest. Pawnless
-/// tables: KQvKR 7.9, KQRvKR 7.7 (1.75 GiB); pawn tables need more (longer queues, the
-/// en-passant links): KRvKP 8.4, KPPvK 9.4, KQPvK 10.1, KPvKP 11.5. Rounded up, so the
-/// estimate errs on the side of refusing.
-const BYTES_PER_SLOT: [f64; 2] = [8.0, 11.5];
+/// set, less the process and the mapped sub-tables): a value byte and a move counter byte,
+/// then the value byte and the 2-byte record, plus the settled bits and the queues at their
+/// largest. Two-queue solver, pawnless: KQvKR 4.8, KQRvKR 4.8 (1.10 GiB); with pawns (more
+/// seeds from promotions, the en-passant links): KRPvKR 4.8, KRvKP 6.1, KPvKP 8.6. Rounded
+/// up, so the estimate errs on the side of refusing.
+const BYTES_PER_SLOT: [f64; 2] = [5.0, 9.0];
+/// The bare-king solver ([`super::bareking`]) keeps records for every placement of its
+/// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
+/// 10.3 bytes a stored slot (tables of at most 4 pieces: 200 MB at most).
+const BARE_KING_BYTES_PER_SLOT: f64 = 12.0;
 /// The process itself (code, thread stacks, small tables): 5 MiB measured, with margin.
 const BASE_BYTES: u64 = 16 << 20;
 
@@ -95,12 +99,15 @@ pub fn estimate(m: &Material) -> Estimate {
     let section = Layout::new(&m).section;
     let positions = 2 * section;
     let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
+    let per_slot = if super::bareking::applies(&m) {
+        BARE_KING_BYTES_PER_SLOT
+    } else {
+        BYTES_PER_SLOT[m.has_pawns() as usize]
+    };
     Estimate {
         positions,
         file_bytes: file_bytes(&m, 0),
-        memory_bytes: BASE_BYTES
-            + (positions as f64 * BYTES_PER_SLOT[m.has_pawns() as usize]) as u64
-            + subs,
+        memory_bytes: BASE_BYTES + (positions as f64 * per_slot) as u64 + subs,
     }
 }
 
@@ -233,9 +240,9 @@ mod tests {
         assert_eq!(kqvkr.positions, 2 * 462 * 64 * 64);
         let section = 462 * 64 * 64 * 2;
         assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
-        // Measured: KQRvKR peaked at 1.75 GiB for its 2 x 462 x 64^3 slots.
+        // Measured: KQRvKR peaked at 1,158,128 KiB for its 2 x 462 x 64^3 slots.
         let big = estimate(&Material::parse("KQRvKR").unwrap()).memory_bytes as f64;
-        let measured = 1.75 * (1u64 << 30) as f64;
+        let measured = 1_158_128.0 * 1024.0;
         assert!(
             big > measured && big < 1.1 * measured,
             "{big} vs {measured}"
