@@ -2,7 +2,7 @@
 //! cell, the winning cells and four-makers of both colours, updated stone by stone.
 
 use super::board::{Board, Color, Rules};
-use super::cellset::{bb_cells, bb_count, bb_set, CellSet};
+use super::cellset::{bb_cells, bb_count, bb_iter, bb_set, CellSet};
 use super::lines::{win_and_four, win_cells, Windows};
 
 /// Board plus per-line and per-cell caches of winning cells and four-makers.
@@ -282,7 +282,7 @@ impl Pos {
     /// winning cell now.
     pub(crate) fn double_moves(&mut self, c: Color) -> Vec<u16> {
         let mut out = Vec::new();
-        for m in bb_cells(&self.fbb[c.idx()]) {
+        for m in bb_iter(&self.fbb[c.idx()]) {
             if self.wins_after(m, c) >= 2 {
                 out.push(m as u16);
             }
