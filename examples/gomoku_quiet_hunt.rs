@@ -12,9 +12,12 @@
 //! 1,310 minimax wins sampled; 5x5 k=4, 283 (and 100 more with limit 5); 6x5 k=4, 121; 7x6
 //! k=4, 24; 7x7 k=5, 3: the threat search alone proved every one, so no quiet-only win was
 //! found. Positions where white threatens an open three (`block`) were too rare in random
-//! sampling to settle anything (one win on 6x6 k=4).
+//! sampling to settle anything (one win on 6x6 k=4); seeding a white open two on 6x6 and
+//! 7x6 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no position
+//! that the proof search proves and the threat search does not.
 //!
-//! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`
+//! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
+//! or `-- board ROWS K MAX_D` for one position (rows top first, '/'-separated, `x` `o` `.`).
 
 use std::time::{Duration, Instant};
 
@@ -62,8 +65,56 @@ fn random_position(rng: &mut Rng, w: usize, h: usize, k: usize, stones: usize) -
     Some(b)
 }
 
+/// `board` plus `pairs` random black and white stones (black first), no row yet.
+fn add_pairs(rng: &mut Rng, board: &Board, pairs: usize) -> Option<Board> {
+    let mut b = board.clone();
+    for i in 0..2 * pairs {
+        let c = loop {
+            let c = rng.below(b.cells());
+            if b.is_empty(c) {
+                break c;
+            }
+        };
+        let color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.place(c, color);
+        if b.five_through(c, color, Rules::Standard) {
+            return None;
+        }
+    }
+    Some(b)
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `board ROWS K MAX_D`: one position, rows top first separated by '/'.
+    let fixed = if args.first().is_some_and(|a| a == "board") {
+        let rows = args.get(1).cloned().unwrap_or_default();
+        let k = arg(&args, 2, 4) as usize;
+        let Ok(b) = Board::from_rows(&rows.split('/').collect::<Vec<_>>(), k) else {
+            eprintln!("bad board {rows}");
+            std::process::exit(2);
+        };
+        // `board ROWS K MAX_D PAIRS TRIES`: also TRIES positions with PAIRS random black and
+        // white stones added to the board.
+        let pairs = arg(&args, 4, 0);
+        args = vec![
+            b.width().to_string(),
+            b.height().to_string(),
+            k.to_string(),
+            arg(&args, 5, 1).to_string(),
+            "7".into(),
+            args.get(3).cloned().unwrap_or_else(|| "4".into()),
+            String::new(),
+            pairs.to_string(),
+        ];
+        Some(b)
+    } else {
+        None
+    };
     let (w, h, k) = (
         arg(&args, 0, 6) as usize,
         arg(&args, 1, 6) as usize,
@@ -80,8 +131,18 @@ fn main() {
     let (mut wins, mut hard, mut quiet) = (0, 0, 0);
     for _ in 0..positions {
         let stones = 2 * (1 + rng.below(w * h / 5));
-        let Some(mut b) = random_position(&mut rng, w, h, k, stones) else {
+        let pairs = arg(&args, 7, 0) as usize;
+        let b = match &fixed {
+            Some(f) => add_pairs(&mut rng, f, pairs),
+            None => random_position(&mut rng, w, h, k, stones),
+        };
+        let Some(mut b) = b else {
             continue;
+        };
+        let say = |what: &str| {
+            if fixed.is_some() && positions == 1 {
+                println!("# {what}");
+            }
         };
         if !winning_cells(&b, Color::White, rules).is_empty()
             || !winning_cells(&b, Color::Black, rules).is_empty()
@@ -99,6 +160,7 @@ fn main() {
         // budget, and the proof search proves the position.
         let limit = b.count(Color::Black) + max_d;
         if prove_win_with(&b, Color::Black, rules, max_d, SearchConfig::default()).proven {
+            say("the threat search proves it");
             continue;
         }
         let cfg = ProveConfig {
@@ -108,6 +170,7 @@ fn main() {
             ..ProveConfig::new(rules, limit)
         };
         if !prove(&b, Color::Black, true, cfg).proven {
+            say("the proof search does not prove it");
             continue;
         }
         hard += 1;
@@ -121,6 +184,7 @@ fn main() {
         };
         wins += 1;
         if prove_win_with(&b, Color::Black, rules, d, SearchConfig::default()).proven {
+            say(&format!("the threat search proves it within {d}"));
             continue;
         }
         // The threat search's own root moves: fours, threes, and (extended mode) every cell
@@ -155,6 +219,7 @@ fn main() {
         });
         let strict = !winners.iter().any(|c| threat_moves.contains(c));
         if !loose {
+            say(&format!("a winning first move is a threat: {winners:?}"));
             continue;
         }
         quiet += 1;
