@@ -12,8 +12,8 @@
 //! 1,310 minimax wins sampled; 5x5 k=4, 283 (and 100 more with limit 5); 6x5 k=4, 121; 7x6
 //! k=4, 24; 7x7 k=5, 3: the threat search alone proved every one, so no quiet-only win was
 //! found. Positions where white threatens an open three (`block`) were too rare in random
-//! sampling to settle anything (one win on 6x6 k=4); seeding a white open two on 6x6 and
-//! 7x6 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no position
+//! sampling to settle anything (one win on 6x6 k=4); seeding a white open two on 6x6,
+//! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no position
 //! that the proof search proves and the threat search does not.
 //!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
