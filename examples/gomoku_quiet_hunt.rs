@@ -13,11 +13,12 @@
 //! k=4, 24; 7x7 k=5, 3: the threat search alone proved every one, so no quiet-only win was
 //! found. Positions where white threatens an open three (`block`) were too rare in random
 //! sampling to settle anything (one win on 6x6 k=4); seeding a white open two on 6x6,
-//! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no position
-//! that the proof search proves and the threat search does not.
+//! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no
+//! position that the proof search proves and the threat search does not.
 //!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
-//! or `-- board ROWS K MAX_D` for one position (rows top first, '/'-separated, `x` `o` `.`).
+//! or `-- board ROWS K MAX_D [PAIRS TRIES]` for one position (rows top first, '/'-separated,
+//! `x` `o` `.`), or TRIES positions with PAIRS random black and white stones added to it.
 
 use std::time::{Duration, Instant};
 
