@@ -30,9 +30,53 @@ pub fn low_mask(n: usize) -> u32 {
 /// A run of exactly `k` through `p` is a window of `k` cells, all `own` once `p` is filled,
 /// whose two outside neighbours are not `own`: so a window with `k - 1` own stones, no
 /// opponent stone, and (standard) no own stone right next to it.
-#[inline]
+#[inline(always)]
 pub fn win_cells(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> u32 {
-    windows_with(own, opp, len, k, rules, k - 1)
+    // The usual `k` get their own compiled copy (constant window length and counts): this
+    // runs at every node of the threat search.
+    match k {
+        5 => cells_k::<5>(own, opp, len, rules, 1),
+        4 => cells_k::<4>(own, opp, len, rules, 1),
+        3 => cells_k::<3>(own, opp, len, rules, 1),
+        6 => cells_k::<6>(own, opp, len, rules, 1),
+        _ => windows_with(own, opp, len, k, rules, k - 1),
+    }
+}
+
+/// [`win_cells`] and [`four_makers`] of one line at once (`k` at least 2): the pair the
+/// threat search's bookkeeping recomputes for every line a stone touches.
+#[inline(always)]
+pub fn win_and_four(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> (u32, u32) {
+    match k {
+        5 => win_four_k::<5>(own, opp, len, rules),
+        4 => win_four_k::<4>(own, opp, len, rules),
+        3 => win_four_k::<3>(own, opp, len, rules),
+        6 => win_four_k::<6>(own, opp, len, rules),
+        _ => {
+            let w = Windows::new(own, opp, len, k, rules);
+            (
+                w.cells(w.starts_with(k - 1)),
+                w.cells(w.starts_with(k.saturating_sub(2))),
+            )
+        }
+    }
+}
+
+/// Empty cells of the valid `K`-windows holding `K - less` own stones (`less` a literal at
+/// every call, so the count folds to a constant).
+#[inline(always)]
+fn cells_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules, less: usize) -> u32 {
+    let w = Windows::new_k::<K>(own, opp, len, rules);
+    w.cells_const::<K>(w.starts_with(K - less))
+}
+
+#[inline(always)]
+fn win_four_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules) -> (u32, u32) {
+    let w = Windows::new_k::<K>(own, opp, len, rules);
+    (
+        w.cells_const::<K>(w.starts_with(K - 1)),
+        w.cells_const::<K>(w.starts_with(K - 2)),
+    )
 }
 
 /// Empty positions where a stone of `own` creates at least one winning cell (a "four").
@@ -89,7 +133,7 @@ impl Windows {
     }
 
     #[inline(always)]
-    fn new_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules) -> Windows {
+    pub(crate) fn new_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules) -> Windows {
         let mut w = Self::new_any(own, opp, len, K, rules);
         w.k = K;
         w
@@ -147,9 +191,20 @@ impl Windows {
     pub fn starts_with(&self, count: usize) -> u32 {
         let mut m = self.ok;
         for (i, p) in self.planes.iter().enumerate() {
-            m &= if count >> i & 1 == 1 { *p } else { !*p };
+            // Bit i of count set: keep p; clear: keep !p (p ^ all ones). Branch-free.
+            m &= p ^ ((count >> i & 1) as u32).wrapping_sub(1);
         }
         m
+    }
+
+    /// [`Self::cells`] for windows of a known length `K` (the same as `self.k`).
+    #[inline(always)]
+    fn cells_const<const K: usize>(&self, starts: u32) -> u32 {
+        let mut out = 0u32;
+        for j in 0..K {
+            out |= starts << j;
+        }
+        out & self.empty
     }
 
     /// Empty cells covered by the windows starting at `starts`.
@@ -300,6 +355,37 @@ mod tests {
                                 "len {len} own {own:b} opp {opp:b} k {k} count {count} {rules}"
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn specialised_k_match_reference() {
+        // win_cells and win_and_four (compiled per k) against the one-window-at-a-time
+        // reference, every line of length up to 9, k from 2 to 8, both rules.
+        for len in 1..=9usize {
+            for code in 0..3u32.pow(len as u32) {
+                let (mut own, mut opp, mut c) = (0u32, 0u32, code);
+                for i in 0..len {
+                    match c % 3 {
+                        1 => own |= 1 << i,
+                        2 => opp |= 1 << i,
+                        _ => {}
+                    }
+                    c /= 3;
+                }
+                for k in 2..=8 {
+                    for rules in [Rules::Standard, Rules::Freestyle] {
+                        let win = windows_with_slow(own, opp, len, k, rules, k - 1);
+                        let four = windows_with_slow(own, opp, len, k, rules, k - 2);
+                        assert_eq!(
+                            win_cells(own, opp, len, k, rules),
+                            win,
+                            "{own:b} {opp:b} {k}"
+                        );
+                        assert_eq!(win_and_four(own, opp, len, k, rules), (win, four));
                     }
                 }
             }

@@ -2,8 +2,8 @@
 //! cell, the winning cells and four-makers of both colours, updated stone by stone.
 
 use super::board::{Board, Color, Rules};
-use super::cellset::{bb_cells, bb_count, bb_set, CellSet};
-use super::lines::Windows;
+use super::cellset::{bb_cells, bb_count, bb_iter, bb_set, CellSet};
+use super::lines::{win_and_four, win_cells, Windows};
 
 /// Board plus per-line and per-cell caches of winning cells and four-makers.
 pub(crate) struct Pos {
@@ -62,17 +62,20 @@ impl Pos {
         if len < k {
             return;
         }
-        for c in [Color::Black, Color::White] {
-            let w = self.windows(l, c, self.rules);
-            let win = w.cells(w.starts_with(k - 1));
-            let four = w.cells(w.starts_with(k - 2));
-            self.set_masks(l, c.idx(), win, four);
-        }
+        let [b, w] = self.board.plane(l);
+        let (win, four) = win_and_four(b, w, len, k, self.rules);
+        self.set_masks(l, 0, win, four);
+        let (win, four) = win_and_four(w, b, len, k, self.rules);
+        self.set_masks(l, 1, win, four);
     }
 
     /// Sets the cached masks of line `l` for colour `ci`, updating the per-cell counts.
     #[inline]
     pub(crate) fn set_masks(&mut self, l: usize, ci: usize, win: u32, four: u32) {
+        // Most touched lines keep their masks for one of the colours.
+        if win == self.lw[l][ci] && four == self.lf[l][ci] {
+            return;
+        }
         let cells = &self.board.geometry().lines[l].cells;
         let mut diff = win ^ self.lw[l][ci];
         while diff != 0 {
@@ -196,8 +199,7 @@ impl Pos {
             if !changed && self.lf[l][ci] & (1 << p) == 0 {
                 continue;
             }
-            let w = Windows::new(pl[ci], pl[1 - ci], len, self.k, self.rules);
-            n += w.cells(w.starts_with(self.k - 1)).count_ones();
+            n += win_cells(pl[ci], pl[1 - ci], len, self.k, self.rules).count_ones();
         }
         n
     }
@@ -280,7 +282,7 @@ impl Pos {
     /// winning cell now.
     pub(crate) fn double_moves(&mut self, c: Color) -> Vec<u16> {
         let mut out = Vec::new();
-        for m in bb_cells(&self.fbb[c.idx()]) {
+        for m in bb_iter(&self.fbb[c.idx()]) {
             if self.wins_after(m, c) >= 2 {
                 out.push(m as u16);
             }

@@ -125,6 +125,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use super::board::{Board, Color, Rules};
+use super::cellset::bb_iter;
 pub use super::cellset::{bb_cells, bb_count, bb_has, CellSet};
 use super::cellset::{bb_first, bb_set};
 use super::lines::Windows;
@@ -535,7 +536,7 @@ impl<'h> Searcher<'h> {
         }
         let fours = self.pos.fbb[att.idx()];
         let mut ordered: Vec<(u32, u16)> = Vec::new();
-        for m in bb_cells(&fours) {
+        for m in bb_iter(&fours) {
             let n = self.pos.wins_after(m, att);
             ordered.push((n, m as u16));
         }
@@ -656,7 +657,7 @@ impl<'h> Searcher<'h> {
             }
         }
         let mut out: Vec<(u32, u16)> = Vec::new();
-        for cell in bb_cells(&cand) {
+        for cell in bb_iter(&cand) {
             if bb_has(fours, cell) {
                 continue;
             }
@@ -721,7 +722,7 @@ impl<'h> Searcher<'h> {
         }
         let mut needed = Vec::new();
         let mut late = Vec::new();
-        for w in bb_cells(&zone) {
+        for w in bb_iter(&zone) {
             if w >= self.pos.board.cells() || !self.pos.board.is_empty(w) {
                 continue;
             }
