@@ -286,41 +286,18 @@ impl Layout {
 
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
-        if i >= 2 * self.section {
-            return None;
-        }
-        let turn = if i < self.section {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let mut r = i % self.section;
+        let (turn, wk, bk, sq) = self.squares_of(i)?;
         let mut pos = Position::empty();
         pos.turn = turn;
-        let mut occ = 0u64;
-        for &(c, role) in self.pieces.iter().rev() {
-            let s = if role == Role::Pawn {
-                let s = (r % 48) as Square + 8;
-                r /= 48;
-                s
-            } else {
-                let s = (r % 64) as Square;
-                r /= 64;
-                s
-            };
+        let mut occ = bb(wk) | bb(bk);
+        for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
             if occ & bb(s) != 0 {
                 return None;
             }
             occ |= bb(s);
             pos.put(s, c, role);
         }
-        let (wk, bk) = if self.pawns {
-            let w = (r / 64) as u8;
-            (((w / 4) << 3) | (w % 4), (r % 64) as Square)
-        } else {
-            king_pairs().pairs[r as usize]
-        };
-        if occ & (bb(wk) | bb(bk)) != 0 {
+        if wk == bk {
             return None;
         }
         pos.put(wk, Color::White, Role::King);
@@ -330,8 +307,7 @@ impl Layout {
         }
         // Only identical pieces or a symmetric king pair can make a slot hold a
         // non-canonical position; skip the re-encoding otherwise.
-        let unique = self.pawns || king_pairs().symmetries[wk as usize * 64 + bk as usize] == 1;
-        if (!unique || self.twins) && self.encode(&pos).0 != i {
+        if (!self.kings_fix_orientation(wk, bk) || self.twins) && self.encode(&pos).0 != i {
             return None;
         }
         Some(pos)

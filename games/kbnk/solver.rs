@@ -30,8 +30,8 @@ use rayon::prelude::*;
 use super::code::{code, Piece};
 use super::index::{placement, unplace, PLACEMENTS, SECTION};
 use crate::chess::board::{bb, bishop_attacks, king_spread, squares, BETWEEN, KING, KNIGHT};
-use crate::game::{Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE};
-use crate::solve::SolveError;
+use crate::game::{Solution, SolveOptions, Value, NO_MOVE};
+use crate::solve::{check_layer, SolveError};
 
 /// Record bytes per placement in one section: 64 black king squares, 2 bytes each.
 const ROW: usize = 128;
@@ -212,12 +212,7 @@ pub fn solve(opts: &SolveOptions) -> Result<Solution, SolveError> {
             })
             .reduce(|| (false, false), |a, b| (a.0 || b.0, a.1 || b.1));
         progress.advance(1);
-        if any_won && d + 1 > MAX_WIN_PLIES {
-            return Err(SolveError::TooDeep(d + 1));
-        }
-        if any_lost && d + 2 > MAX_LOSS_PLIES {
-            return Err(SolveError::TooDeep(d + 2));
-        }
+        check_layer(d, any_won, any_lost)?;
         if !any_lost {
             break;
         }

@@ -20,5 +20,17 @@ pub enum SolveError {
     Game(String),
 }
 
+/// For the layered bitboard solvers: refuse layer `d` (wins at `d + 1` plies, losses at
+/// `d + 2`) if it found a distance a record cannot hold.
+pub fn check_layer(d: u16, any_won: bool, any_lost: bool) -> Result<(), SolveError> {
+    if any_won && d + 1 > crate::game::MAX_WIN_PLIES {
+        return Err(SolveError::TooDeep(d + 1));
+    }
+    if any_lost && d + 2 > crate::game::MAX_LOSS_PLIES {
+        return Err(SolveError::TooDeep(d + 2));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

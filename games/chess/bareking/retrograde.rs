@@ -5,9 +5,9 @@ use rayon::prelude::*;
 
 use super::placements::{flip, move_id, Capture, Dest, Placements, MIN_LEN};
 use crate::chess::board::{bb, king_spread, squares, KING};
-use crate::game::{Value, MAX_LOSS_PLIES, MAX_WIN_PLIES};
+use crate::game::Value;
 use crate::progress::Progress;
-use crate::solve::SolveError;
+use crate::solve::{check_layer, SolveError};
 
 /// Per placement and black king square (`p * 64 + square`), white to move and black to
 /// move: the record's value byte | the best move's id << 8 (0 for an illegal position).
@@ -164,12 +164,7 @@ pub fn solve(pl: &Placements, progress: &dyn Progress) -> Result<Records, SolveE
             })
             .reduce(|| (false, false), |a, b| (a.0 || b.0, a.1 || b.1));
         progress.advance(1);
-        if any_won && d + 1 > MAX_WIN_PLIES {
-            return Err(SolveError::TooDeep(d + 1));
-        }
-        if any_lost && d + 2 > MAX_LOSS_PLIES {
-            return Err(SolveError::TooDeep(d + 2));
-        }
+        check_layer(d, any_won, any_lost)?;
         if !any_lost && d as usize + 2 > last {
             break;
         }
