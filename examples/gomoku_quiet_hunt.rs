@@ -16,6 +16,16 @@
 //! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no
 //! position that the proof search proves and the threat search does not.
 //!
+//! A design attempt (not yet a find): 9x9 k=4, most cells filled, 17 empty. White has a
+//! double-four cell W (two lines of two white stones meeting there); black has two
+//! separate cells p1, p2, each making two black twos ("double three" for k=4). Before the
+//! block, p1 loses to W; after the quiet block at W white cannot stop both p1 and p2, so
+//! black should win in 4. It failed on the filler: the stones around 17 dense empty cells
+//! cannot all be made "dead" (a local search left 10 windows of two stones of one colour
+//! and two empty cells, i.e. extra fours), so the threat search proved the first tries
+//! through those fours. Spacing the empty regions (so every window through filler holds
+//! both colours) is the next thing to try.
+//!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
 //! or `-- board ROWS K MAX_D [PAIRS TRIES]` for one position (rows top first, '/'-separated,
 //! `x` `o` `.`), or TRIES positions with PAIRS random black and white stones added to it.
