@@ -16,15 +16,18 @@
 //! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no
 //! position that the proof search proves and the threat search does not.
 //!
-//! A design attempt (not yet a find): 9x9 k=4, most cells filled, 17 empty. White has a
-//! double-four cell W (two lines of two white stones meeting there); black has two
-//! separate cells p1, p2, each making two black twos ("double three" for k=4). Before the
-//! block, p1 loses to W; after the quiet block at W white cannot stop both p1 and p2, so
-//! black should win in 4. It failed on the filler: the stones around 17 dense empty cells
-//! cannot all be made "dead" (a local search left 10 windows of two stones of one colour
-//! and two empty cells, i.e. extra fours), so the threat search proved the first tries
-//! through those fours. Spacing the empty regions (so every window through filler holds
-//! both colours) is the next thing to try.
+//! A design attempt (not yet a find): k=4, most cells filled, 17 empty. White has a
+//! double-four cell W (two lines of two white stones meeting there, so the block at W is
+//! neither a four nor a three cell for black); black has two separate cells p1, p2, each
+//! making two open black twos. Before the block p1 loses to W; after the quiet block at W
+//! white cannot stop both p1 and p2, so black should win with 4 stones. What failed is the
+//! filler: it must leave no window with two or more stones of one colour and none of the
+//! other (each is an extra four or win). A local search on 9x9 and 11x11 always left such
+//! windows; of the two 9x9 fills run in `board` mode (limit 4), one gave black a winning
+//! cell and the threat search proved the other through its extra fours. An exhaustive
+//! backtracking fill found one for W plus one black cross on 11x11, found none with both
+//! crosses on 11x11, and found none within 2 million nodes on 12x12. Placing the crosses so that no filler cell is squeezed between two of them is
+//! the next thing to try.
 //!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
 //! or `-- board ROWS K MAX_D [PAIRS TRIES]` for one position (rows top first, '/'-separated,
