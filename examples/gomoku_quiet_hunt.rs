@@ -16,18 +16,16 @@
 //! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no
 //! position that the proof search proves and the threat search does not.
 //!
-//! A design attempt (not yet a find): k=4, most cells filled, 17 empty. White has a
-//! double-four cell W (two lines of two white stones meeting there, so the block at W is
-//! neither a four nor a three cell for black); black has two separate cells p1, p2, each
-//! making two open black twos. Before the block p1 loses to W; after the quiet block at W
-//! white cannot stop both p1 and p2, so black should win with 4 stones. What failed is the
-//! filler: it must leave no window with two or more stones of one colour and none of the
-//! other (each is an extra four or win). A local search on 9x9 and 11x11 always left such
-//! windows; of the two 9x9 fills run in `board` mode (limit 4), one gave black a winning
-//! cell and the threat search proved the other through its extra fours. An exhaustive
-//! backtracking fill found one for W plus one black cross on 11x11, found none with both
-//! crosses on 11x11, and found none within 2 million nodes on 12x12. Placing the crosses so that no filler cell is squeezed between two of them is
-//! the next thing to try.
+//! Built by design instead (`board` mode, limit 4; kept as a test in `pns_tests.rs`): k=4,
+//! a board filled with stones that leave no window with two stones of one colour and none
+//! of the other, 17 empty cells. White has a double-four cell W (two lines of two white
+//! stones meeting there, each black window through W holding a white stone, so the block
+//! is neither a four nor a three cell); black has two separate cells each making two open
+//! twos, which lose to W before the block and cannot both be spoiled after it. A local
+//! search for the filler on 9x9 and 11x11 always left extra fours (the threat search then
+//! proved the board through them); an exhaustive backtracking fill found none with both
+//! black crosses on 11x11 and found one on 13x13 (in 0.05 s here: minimax win in 4, only
+//! winning first move m13, strict, proof search by stone 159 starting with m13).
 //!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
 //! or `-- board ROWS K MAX_D [PAIRS TRIES]` for one position (rows top first, '/'-separated,
