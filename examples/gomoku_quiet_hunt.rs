@@ -16,6 +16,17 @@
 //! 7x6 and 7x7 (`board` with 2 or 3 random pairs, 2,000 to 4,000 positions each) gave no
 //! position that the proof search proves and the threat search does not.
 //!
+//! Built by design instead (`board` mode, limit 4; kept as a test in `pns_tests.rs`): k=4,
+//! a board filled with stones that leave no window with two stones of one colour and none
+//! of the other, 17 empty cells. White has a double-four cell W (two lines of two white
+//! stones meeting there, each black window through W holding a white stone, so the block
+//! is neither a four nor a three cell); black has two separate cells each making two open
+//! twos, which lose to W before the block and cannot both be spoiled after it. A local
+//! search for the filler on 9x9 and 11x11 always left extra fours (the threat search then
+//! proved the board through them); an exhaustive backtracking fill found none with both
+//! black crosses on 11x11 and found one on 13x13 (in 0.05 s here: minimax win in 4, only
+//! winning first move m13, strict, proof search by stone 159 starting with m13).
+//!
 //! `cargo run --release --example gomoku_quiet_hunt -- W H K POSITIONS [SEED] [MAX_D] [block]`,
 //! or `-- board ROWS K MAX_D [PAIRS TRIES]` for one position (rows top first, '/'-separated,
 //! `x` `o` `.`), or TRIES positions with PAIRS random black and white stones added to it.

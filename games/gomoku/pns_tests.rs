@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::pns::{prove, ProveConfig};
-use super::quiet::{four_cells, has_double_move, winning_cells};
+use super::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use super::testutil::{random_position, Rng};
 use super::threat::{prove_win_with, SearchConfig};
 
@@ -252,4 +252,69 @@ fn quiet_first_moves_win_on_15x15() {
             b.cell_name(mv as usize)
         );
     }
+}
+
+/// A hand-built 13x13, k=4 position, black to move, 17 empty cells. White's m13 would make
+/// two fours (m12-m11 and l12-k11), so black must block there; the block builds nothing
+/// for black (every black window through it holds a white stone). Before the block,
+/// black's winning idea (c11 or i5, each making two open twos) loses to m13; after it,
+/// white cannot spoil both. The filler leaves no window with two stones of one colour and
+/// none of the other, so neither side has any other four.
+const QUIET_BLOCK_13X13: [&str; 13] = [
+    "xxoxxoooxxxo.",
+    "ox.oxxxoxoxoo",
+    "o..x..oxxxooo",
+    "ooxooxoxo.ox.",
+    "xo.xxoxoxxxox",
+    "ox.xooxoxoxoo",
+    "oooxoxxoooxxx",
+    "oxxooxox.xoxo",
+    "xxxoxxo..x..o",
+    "oxxoxoxoxooox",
+    "xooxooxo.xxoo",
+    "oxoxooox.xoxx",
+    "xooxoxxxoxoox",
+];
+
+/// The only winning first move is a quiet block (neither a four nor a three cell, the
+/// proof search's own test for "quiet"): minimax finds the win in 4 black stones and no
+/// other first move that wins; the threat search alone fails; the proof search proves it
+/// by black's 4th stone, starting with the block.
+#[test]
+fn proves_a_win_whose_only_first_move_is_a_quiet_block() {
+    let rules = Rules::Standard;
+    let mut b = Board::from_rows(&QUIET_BLOCK_13X13, 4).expect("board");
+    assert_eq!(b.count(Color::Black), b.count(Color::White));
+    assert!(winning_cells(&b, Color::Black, rules).is_empty());
+    assert!(winning_cells(&b, Color::White, rules).is_empty());
+    assert!(has_double_move(&mut b, Color::White, rules));
+    let block = b.parse_cell("m13").expect("cell");
+
+    let mut ex = Exhaustive::new(Color::Black, rules);
+    assert!(!ex.wins(&mut b, 3), "black wins sooner than designed");
+    assert!(ex.wins(&mut b, 4), "black does not win within 4 stones");
+    let mut winners = Vec::new();
+    let empties: Vec<usize> = (0..b.cells()).filter(|&c| b.is_empty(c)).collect();
+    assert_eq!(empties.len(), 17);
+    for c in empties {
+        b.place(c, Color::Black);
+        if ex.wins_defender_to_move(&mut b, 3) {
+            winners.push(c);
+        }
+        b.remove(c, Color::Black);
+    }
+    assert_eq!(winners, vec![block], "winning first moves");
+    assert!(!four_cells(&b, Color::Black, rules).contains(&block));
+    assert!(!three_cells(&b, Color::Black, rules).contains(&block));
+
+    let t = prove_win_with(&b, Color::Black, rules, 4, SearchConfig::default());
+    assert!(!t.proven, "the threat search alone proves it");
+
+    let limit = b.count(Color::Black) + 4;
+    let r = prove(&b, Color::Black, true, small_cfg(rules, limit));
+    assert!(r.proven, "{}", r.stopped);
+    // Black's 4th stone from here: stones 153, 155, 157, 159.
+    assert_eq!(r.by_stone, b.stones() + 7);
+    let first = r.root_tries.iter().find(|t| t.1 == "proven").map(|t| t.0);
+    assert_eq!(first, Some(block as u16));
 }
