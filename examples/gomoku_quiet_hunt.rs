@@ -56,31 +56,18 @@ fn arg(args: &[String], i: usize, default: u64) -> u64 {
 
 /// A random position with `stones` stones, black first, no row yet; `None` if one appeared.
 fn random_position(rng: &mut Rng, w: usize, h: usize, k: usize, stones: usize) -> Option<Board> {
-    let mut b = Board::new(w, h, k).ok()?;
-    for i in 0..stones {
-        let c = loop {
-            let c = rng.below(w * h);
-            if b.is_empty(c) {
-                break c;
-            }
-        };
-        let color = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        b.place(c, color);
-        if b.five_through(c, color, Rules::Standard) {
-            return None;
-        }
-    }
-    Some(b)
+    add_stones(rng, &Board::new(w, h, k).ok()?, stones)
 }
 
 /// `board` plus `pairs` random black and white stones (black first), no row yet.
 fn add_pairs(rng: &mut Rng, board: &Board, pairs: usize) -> Option<Board> {
+    add_stones(rng, board, 2 * pairs)
+}
+
+/// `board` plus `n` random stones, black first, on empty cells; `None` if a row appeared.
+fn add_stones(rng: &mut Rng, board: &Board, n: usize) -> Option<Board> {
     let mut b = board.clone();
-    for i in 0..2 * pairs {
+    for i in 0..n {
         let c = loop {
             let c = rng.below(b.cells());
             if b.is_empty(c) {
