@@ -13,10 +13,14 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::Value;
+
+#[path = "../tests/integration/process_group.rs"]
+mod process_group;
+use process_group::Group;
 
 const RETRO: &str = env!("CARGO_BIN_EXE_retro");
 
@@ -24,31 +28,6 @@ const RETRO: &str = env!("CARGO_BIN_EXE_retro");
 /// `/usr/bin/time -v retro generate chess KQRvKR`): the 5-piece per-slot cost the
 /// projection uses.
 const FIVE_PAWNLESS_CPU_SECONDS_PER_SLOT: f64 = 253.0 / 241_532_928.0;
-
-/// Processes started here, each in its own process group, all killed at the end.
-struct Group(Vec<Child>);
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", c.id())])
-                .stderr(Stdio::null())
-                .status();
-            let _ = c.wait();
-        }
-    }
-}
-
-fn spawn(group: &mut Group, cmd: &mut Command, log: &Path) {
-    use std::os::unix::process::CommandExt;
-    let out = std::fs::File::create(log).expect("log");
-    cmd.stdin(Stdio::null())
-        .stdout(out.try_clone().expect("log"))
-        .stderr(out)
-        .process_group(0);
-    group.0.push(cmd.spawn().expect("starts"));
-}
 
 fn venv() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/dask-venv");
@@ -89,34 +68,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("--all 4 locally: {local:.1} s wall");
 
     // Through the engine: a scheduler and two one-thread workers.
-    let mut group = Group(Vec::new());
+    let mut group = Group::default();
     let port = std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port();
     let address = format!("tcp://127.0.0.1:{port}");
-    spawn(
-        &mut group,
-        Command::new(venv.join("bin/dask"))
-            .args([
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--no-dashboard",
-                "--port",
-            ])
-            .arg(port.to_string()),
-        &w.join("scheduler.log"),
-    );
+    let mut scheduler = Command::new(venv.join("bin/dask"));
+    scheduler.args([
+        "scheduler",
+        "--host",
+        "127.0.0.1",
+        "--no-dashboard",
+        "--port",
+    ]);
+    scheduler.arg(port.to_string());
+    group.start(scheduler, &w.join("scheduler.log"));
     for i in 0..2 {
-        spawn(
-            &mut group,
-            Command::new(venv.join("bin/dask"))
-                .args(["worker", &address, "--nthreads", "1", "--no-dashboard"])
-                .args(["--memory-limit", "0", "--resources", "MEMORY=4e9"])
-                .arg("--local-directory")
-                .arg(w.join(format!("w{i}"))),
-            &w.join(format!("worker{i}.log")),
-        );
+        let mut worker = Command::new(venv.join("bin/dask"));
+        worker.args(["worker", &address, "--nthreads", "1", "--no-dashboard"]);
+        worker.args(["--memory-limit", "0", "--resources", "MEMORY=4e9"]);
+        worker.arg("--local-directory").arg(w.join(format!("w{i}")));
+        group.start(worker, &w.join(format!("worker{i}.log")));
     }
     let report = w.join("report.json");
     let t = Instant::now();

@@ -7,12 +7,12 @@
 //! target/dask-venv; a missing one fails the test, naming the script.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{chess_all4, output_text, retro};
+use crate::process_group::Group;
 use retro::chess::material::Material;
 
 const RETRO: &str = env!("CARGO_BIN_EXE_retro");
@@ -32,40 +32,6 @@ fn venv() -> PathBuf {
 
 fn runner() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("runners/dask/retro_dask.py")
-}
-
-/// Processes started by the test, each leading its own process group (a worker's nanny,
-/// its worker process, that one's `retro generate`): all are killed when the test ends,
-/// whether it passed or not.
-struct Group(Vec<Child>);
-
-impl Group {
-    /// Start `cmd` in a new process group, its output going to `log`.
-    fn start(&mut self, mut cmd: Command, log: &Path) -> u32 {
-        let out = std::fs::File::create(log).expect("log file");
-        let err = out.try_clone().expect("log file");
-        cmd.stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .process_group(0);
-        let child = cmd.spawn().expect("starts");
-        let pid = child.id();
-        self.0.push(child);
-        pid
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            // The whole group: a nanny's worker and its `retro` children too.
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", c.id())])
-                .stderr(Stdio::null())
-                .status();
-            let _ = c.wait();
-        }
-    }
 }
 
 /// A process as /proc shows it.
@@ -147,7 +113,7 @@ fn all_4_piece_tables_on_a_dask_cluster_survive_a_killed_worker() {
     let work = tempfile::tempdir().unwrap();
     let w = work.path();
     let out = w.join("tables");
-    let mut group = Group(Vec::new());
+    let mut group = Group::default();
     let port = free_port();
     let address = format!("tcp://127.0.0.1:{port}");
     let mut scheduler = Command::new(venv.join("bin/dask"));
@@ -240,7 +206,7 @@ fn all_4_piece_tables_on_a_dask_cluster_survive_a_killed_worker() {
     }
 
     // The run finishes anyway.
-    let runner_child = group.0.iter_mut().find(|c| c.id() == runner_pid).unwrap();
+    let runner_child = group.child(runner_pid).unwrap();
     let status = loop {
         if let Some(s) = runner_child.try_wait().unwrap() {
             break s;

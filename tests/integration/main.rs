@@ -3,6 +3,7 @@
 //! once per run, see [`common`]). Add a test file as a module here.
 
 mod common;
+mod process_group;
 
 mod browser;
 mod browser_analysis;
