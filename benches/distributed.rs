@@ -24,10 +24,10 @@ use process_group::Group;
 
 const RETRO: &str = env!("CARGO_BIN_EXE_retro");
 
-/// KQRvKR, 5 pieces, pawnless: 253 s CPU for 242 M slots (README performance table,
+/// KQRvKR, 5 pieces, pawnless: 203 s CPU for 242 M slots (README performance table,
 /// `/usr/bin/time -v retro generate chess KQRvKR`): the 5-piece per-slot cost the
 /// projection uses.
-const FIVE_PAWNLESS_CPU_SECONDS_PER_SLOT: f64 = 253.0 / 241_532_928.0;
+const FIVE_PAWNLESS_CPU_SECONDS_PER_SLOT: f64 = 203.0 / 241_532_928.0;
 
 fn venv() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/dask-venv");
