@@ -331,40 +331,23 @@ mod tests {
     #[test]
     fn fast_windows_match_reference() {
         // Every line of length up to 9 (3^9 fillings), every k and count, both rules.
-        for len in 1..=9usize {
-            let mut n = 1;
-            for _ in 0..len {
-                n *= 3;
-            }
-            for code in 0..n {
-                let (mut own, mut opp, mut c) = (0u32, 0u32, code);
-                for i in 0..len {
-                    match c % 3 {
-                        1 => own |= 1 << i,
-                        2 => opp |= 1 << i,
-                        _ => {}
-                    }
-                    c /= 3;
-                }
-                for k in 2..=len.min(6) {
-                    for count in 0..k {
-                        for rules in [Rules::Standard, Rules::Freestyle] {
-                            assert_eq!(
-                                windows_with(own, opp, len, k, rules, count),
-                                windows_with_slow(own, opp, len, k, rules, count),
-                                "len {len} own {own:b} opp {opp:b} k {k} count {count} {rules}"
-                            );
-                        }
+        every_line(|len, own, opp| {
+            for k in 2..=len.min(6) {
+                for count in 0..k {
+                    for rules in [Rules::Standard, Rules::Freestyle] {
+                        assert_eq!(
+                            windows_with(own, opp, len, k, rules, count),
+                            windows_with_slow(own, opp, len, k, rules, count),
+                            "len {len} own {own:b} opp {opp:b} k {k} count {count} {rules}"
+                        );
                     }
                 }
             }
-        }
+        });
     }
 
-    #[test]
-    fn specialised_k_match_reference() {
-        // win_cells and win_and_four (compiled per k) against the one-window-at-a-time
-        // reference, every line of length up to 9, k from 2 to 8, both rules.
+    /// `f(len, own, opp)` for every filling of every line of length 1 to 9.
+    fn every_line(mut f: impl FnMut(usize, u32, u32)) {
         for len in 1..=9usize {
             for code in 0..3u32.pow(len as u32) {
                 let (mut own, mut opp, mut c) = (0u32, 0u32, code);
@@ -376,20 +359,29 @@ mod tests {
                     }
                     c /= 3;
                 }
-                for k in 2..=8 {
-                    for rules in [Rules::Standard, Rules::Freestyle] {
-                        let win = windows_with_slow(own, opp, len, k, rules, k - 1);
-                        let four = windows_with_slow(own, opp, len, k, rules, k - 2);
-                        assert_eq!(
-                            win_cells(own, opp, len, k, rules),
-                            win,
-                            "{own:b} {opp:b} {k}"
-                        );
-                        assert_eq!(win_and_four(own, opp, len, k, rules), (win, four));
-                    }
-                }
+                f(len, own, opp);
             }
         }
+    }
+
+    #[test]
+    fn specialised_k_match_reference() {
+        // win_cells and win_and_four (compiled per k) against the one-window-at-a-time
+        // reference, every line of length up to 9, k from 2 to 8, both rules.
+        every_line(|len, own, opp| {
+            for k in 2..=8 {
+                for rules in [Rules::Standard, Rules::Freestyle] {
+                    let win = windows_with_slow(own, opp, len, k, rules, k - 1);
+                    let four = windows_with_slow(own, opp, len, k, rules, k - 2);
+                    assert_eq!(
+                        win_cells(own, opp, len, k, rules),
+                        win,
+                        "{own:b} {opp:b} {k}"
+                    );
+                    assert_eq!(win_and_four(own, opp, len, k, rules), (win, four));
+                }
+            }
+        });
     }
 
     #[test]
