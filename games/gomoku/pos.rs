@@ -2,6 +2,8 @@
 //! cell, the winning cells and four-makers of both colours, updated stone by stone.
 
 use super::board::{Board, Color, Rules};
+#[cfg(test)]
+use super::cellset::bb_has;
 use super::cellset::{bb_cells, bb_count, bb_iter, bb_set, CellSet};
 use super::lines::{win_and_four, win_cells, Windows};
 
@@ -11,9 +13,9 @@ pub(crate) struct Pos {
     pub(crate) rules: Rules,
     pub(crate) k: usize,
     pub(crate) len: Vec<u8>,
-    /// Per line, per colour: winning cells, four-makers (line bit masks).
-    pub(crate) lw: Vec<[u32; 2]>,
-    pub(crate) lf: Vec<[u32; 2]>,
+    /// Per line: winning cells of black and white, four-makers of black and white (line
+    /// bit masks), kept together so that one comparison tells whether a line changed.
+    pub(crate) masks: Vec<[u32; 4]>,
     /// Per cell, per colour: on how many lines the cell is winning / a four-maker.
     pub(crate) wcnt: Vec<[u8; 2]>,
     pub(crate) fcnt: Vec<[u8; 2]>,
@@ -22,6 +24,34 @@ pub(crate) struct Pos {
     pub(crate) fbb: [CellSet; 2],
     /// Per placed stone: its cell and the four lines' masks before it.
     pub(crate) undo: Vec<(u16, [[u32; 4]; 4])>,
+}
+
+/// Moves a line's mask from `old` to `new` in the per-cell counts of colour `ci` and in
+/// that colour's cell set (a cell leaves it when no line keeps it).
+#[inline]
+fn flip_counts(
+    cnt: &mut [[u8; 2]],
+    set: &mut CellSet,
+    ci: usize,
+    cells: &[u16],
+    old: u32,
+    new: u32,
+) {
+    let mut diff = old ^ new;
+    while diff != 0 {
+        let p = diff.trailing_zeros() as usize;
+        diff &= diff - 1;
+        let cell = cells[p] as usize;
+        if new & (1 << p) != 0 {
+            cnt[cell][ci] += 1;
+            bb_set(set, cell);
+        } else {
+            cnt[cell][ci] -= 1;
+            if cnt[cell][ci] == 0 {
+                set[cell >> 6] &= !(1 << (cell & 63));
+            }
+        }
+    }
 }
 
 impl Pos {
@@ -35,8 +65,7 @@ impl Pos {
             rules,
             k: board.k(),
             len,
-            lw: vec![[0; 2]; n],
-            lf: vec![[0; 2]; n],
+            masks: vec![[0; 4]; n],
             wcnt: vec![[0; 2]; cells],
             fcnt: vec![[0; 2]; cells],
             wbb: [[0; 4]; 2],
@@ -63,52 +92,39 @@ impl Pos {
             return;
         }
         let [b, w] = self.board.plane(l);
-        let (win, four) = win_and_four(b, w, len, k, self.rules);
-        self.set_masks(l, 0, win, four);
-        let (win, four) = win_and_four(w, b, len, k, self.rules);
-        self.set_masks(l, 1, win, four);
+        let (win_b, four_b) = win_and_four(b, w, len, k, self.rules);
+        let (win_w, four_w) = win_and_four(w, b, len, k, self.rules);
+        self.set_masks(l, [win_b, win_w, four_b, four_w]);
     }
 
-    /// Sets the cached masks of line `l` for colour `ci`, updating the per-cell counts.
+    /// Sets the cached masks of line `l` (as in `masks`), updating the per-cell counts
+    /// and cell sets.
     #[inline]
-    pub(crate) fn set_masks(&mut self, l: usize, ci: usize, win: u32, four: u32) {
-        // Most touched lines keep their masks for one of the colours.
-        if win == self.lw[l][ci] && four == self.lf[l][ci] {
+    pub(crate) fn set_masks(&mut self, l: usize, new: [u32; 4]) {
+        let old = self.masks[l];
+        if new == old {
             return;
         }
+        self.masks[l] = new;
         let cells = &self.board.geometry().lines[l].cells;
-        let mut diff = win ^ self.lw[l][ci];
-        while diff != 0 {
-            let p = diff.trailing_zeros() as usize;
-            diff &= diff - 1;
-            let cell = cells[p] as usize;
-            if win & (1 << p) != 0 {
-                self.wcnt[cell][ci] += 1;
-                bb_set(&mut self.wbb[ci], cell);
-            } else {
-                self.wcnt[cell][ci] -= 1;
-                if self.wcnt[cell][ci] == 0 {
-                    self.wbb[ci][cell >> 6] &= !(1 << (cell & 63));
-                }
-            }
+        for ci in 0..2 {
+            flip_counts(
+                &mut self.wcnt,
+                &mut self.wbb[ci],
+                ci,
+                cells,
+                old[ci],
+                new[ci],
+            );
+            flip_counts(
+                &mut self.fcnt,
+                &mut self.fbb[ci],
+                ci,
+                cells,
+                old[2 + ci],
+                new[2 + ci],
+            );
         }
-        let mut diff = four ^ self.lf[l][ci];
-        while diff != 0 {
-            let p = diff.trailing_zeros() as usize;
-            diff &= diff - 1;
-            let cell = cells[p] as usize;
-            if four & (1 << p) != 0 {
-                self.fcnt[cell][ci] += 1;
-                bb_set(&mut self.fbb[ci], cell);
-            } else {
-                self.fcnt[cell][ci] -= 1;
-                if self.fcnt[cell][ci] == 0 {
-                    self.fbb[ci][cell >> 6] &= !(1 << (cell & 63));
-                }
-            }
-        }
-        self.lw[l][ci] = win;
-        self.lf[l][ci] = four;
     }
 
     /// Puts a stone; [`Self::remove`] must undo the placements in reverse order.
@@ -119,7 +135,7 @@ impl Pos {
         let mut saved = [[0u32; 4]; 4];
         for (i, (l, _)) in cl.into_iter().enumerate() {
             let l = l as usize;
-            saved[i] = [self.lw[l][0], self.lw[l][1], self.lf[l][0], self.lf[l][1]];
+            saved[i] = self.masks[l];
             self.refresh(l);
         }
         self.undo.push((cell as u16, saved));
@@ -138,9 +154,7 @@ impl Pos {
                     if (self.len[l] as usize) < self.k {
                         continue;
                     }
-                    let [w0, w1, f0, f1] = saved[i];
-                    self.set_masks(l, 0, w0, f0);
-                    self.set_masks(l, 1, w1, f1);
+                    self.set_masks(l, saved[i]);
                 }
             }
             other => {
@@ -196,12 +210,45 @@ impl Pos {
             // On a line the extra stone does not touch, a stone on `m` creates a winning
             // cell only through a window with k - 2 own stones: `m` must be a four-maker of
             // this line (cached).
-            if !changed && self.lf[l][ci] & (1 << p) == 0 {
+            if !changed && self.masks[l][2 + ci] & (1 << p) == 0 {
                 continue;
             }
             n += win_cells(pl[ci], pl[1 - ci], len, self.k, self.rules).count_ones();
         }
         n
+    }
+
+    /// Whether a stone of `c` on `m` makes two or more winning cells, on the board with one
+    /// more `c` stone on the cell `extra.0` (not a four-maker), where `m` and that cell lie
+    /// on line `l` at positions `q` and `extra.1`, and `c` has no winning cell on that
+    /// board: the same
+    /// answer as `wins_after_with(m, c, Some((extra, c))) >= 2`, mostly without it. The
+    /// other lines through `m` do not hold `extra`, and each one where `m` is a four-maker
+    /// (cached) gives at least one winning cell, so line `l`'s count often decides.
+    #[inline]
+    pub(crate) fn double_after(
+        &self,
+        m: usize,
+        c: Color,
+        l: usize,
+        q: usize,
+        extra: (usize, usize),
+    ) -> bool {
+        let ci = c.idx();
+        let pl = self.board.plane(l);
+        let on_line = win_cells(
+            pl[ci] | 1 << extra.1 | 1 << q,
+            pl[1 - ci],
+            self.len[l] as usize,
+            self.k,
+            self.rules,
+        )
+        .count_ones();
+        let others = self.fcnt[m][ci] as u32 - (self.masks[l][2 + ci] >> q & 1);
+        if on_line + others >= 2 {
+            return true;
+        }
+        others > 0 && self.wins_after_with(m, c, Some((extra.0, c))) >= 2
     }
 
     /// Cells (any content) of the windows through `cell` on its lines holding exactly
@@ -288,5 +335,63 @@ impl Pos {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{random_position, Rng};
+    use super::*;
+
+    /// The shortcut of `double_after` against the full count, on every placement the
+    /// threat search's three-move scan makes, over random boards and both rules.
+    #[test]
+    fn double_after_agrees_with_the_full_count() {
+        let mut rng = Rng(0x5EED_D0B1);
+        let (mut checked, mut doubles) = (0, 0);
+        for i in 0..300 {
+            let rules = if i % 2 == 0 {
+                Rules::Standard
+            } else {
+                Rules::Freestyle
+            };
+            let stones = 4 + rng.below(30);
+            let Some(b) = random_position(&mut rng, 9, 9, 5, stones, rules) else {
+                continue;
+            };
+            let pos = Pos::new(&b, rules);
+            let geo = b.geometry().clone();
+            for c in [Color::Black, Color::White] {
+                if pos.wins(c) > 0 {
+                    continue;
+                }
+                for extra in (0..b.cells()).filter(|&e| b.is_empty(e)) {
+                    if bb_has(&pos.fbb[c.idx()], extra) {
+                        continue;
+                    }
+                    for &(l, p) in &geo.cell_lines[extra] {
+                        let l = l as usize;
+                        if (pos.len[l] as usize) < pos.k {
+                            continue;
+                        }
+                        for (q, &m) in geo.lines[l].cells.iter().enumerate() {
+                            let m = m as usize;
+                            if m == extra || !b.is_empty(m) {
+                                continue;
+                            }
+                            let full = pos.wins_after_with(m, c, Some((extra, c))) >= 2;
+                            let fast = pos.double_after(m, c, l, q, (extra, p as usize));
+                            assert_eq!(fast, full, "{b:?} {c:?} extra {extra} m {m} ({rules})");
+                            checked += 1;
+                            doubles += full as u32;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && doubles > 100,
+            "{checked} checks, {doubles} doubles"
+        );
     }
 }

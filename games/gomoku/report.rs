@@ -101,8 +101,6 @@ pub struct Report {
     pub replies_proven: u64,
     /// Unlisted white replies left out as symmetric images of a sibling (same canonical key).
     pub replies_symmetric: u64,
-    /// Positions where a single defender-to-move proof covered every white reply at once.
-    pub all_replies_proven: u64,
     /// Threat searches run.
     pub searches: u64,
     /// Search nodes.
@@ -193,11 +191,6 @@ impl fmt::Display for Report {
             f,
             "  white replies proven by search {}",
             self.replies_proven
-        )?;
-        writeln!(
-            f,
-            "    of which at once, per node   {} nodes",
-            self.all_replies_proven
         )?;
         writeln!(
             f,

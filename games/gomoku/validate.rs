@@ -151,7 +151,6 @@ pub fn validate_with(strategy: &Strategy, opts: &Options, progress: &dyn Progres
     report.replies_proven = shared.proven.load(Ordering::Relaxed);
     report.replies_in_graph = shared.in_graph.load(Ordering::Relaxed);
     report.replies_symmetric = shared.symmetric.load(Ordering::Relaxed);
-    report.all_replies_proven = shared.all_at_once.load(Ordering::Relaxed);
     report.positions += shared.positions.load(Ordering::Relaxed);
     let mut closed = shared.repairs.closed.into_inner().unwrap_or_default();
     closed.sort_by(|a, b| a.path.cmp(&b.path));
