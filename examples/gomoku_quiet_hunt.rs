@@ -36,55 +36,17 @@ use std::time::{Duration, Instant};
 use retro::gomoku::brute::Exhaustive;
 use retro::gomoku::pns::{prove, ProveConfig};
 use retro::gomoku::quiet::{four_cells, has_double_move, three_cells, winning_cells};
+use retro::gomoku::random::{add_stones, random_position, Rng};
 use retro::gomoku::{prove_win_with, Board, Color, Rules, SearchConfig};
 
 /// xorshift64.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 fn arg(args: &[String], i: usize, default: u64) -> u64 {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
 }
 
-/// A random position with `stones` stones, black first, no row yet; `None` if one appeared.
-fn random_position(rng: &mut Rng, w: usize, h: usize, k: usize, stones: usize) -> Option<Board> {
-    add_stones(rng, &Board::new(w, h, k).ok()?, stones)
-}
-
 /// `board` plus `pairs` random black and white stones (black first), no row yet.
 fn add_pairs(rng: &mut Rng, board: &Board, pairs: usize) -> Option<Board> {
-    add_stones(rng, board, 2 * pairs)
-}
-
-/// `board` plus `n` random stones, black first, on empty cells; `None` if a row appeared.
-fn add_stones(rng: &mut Rng, board: &Board, n: usize) -> Option<Board> {
-    let mut b = board.clone();
-    for i in 0..n {
-        let c = loop {
-            let c = rng.below(b.cells());
-            if b.is_empty(c) {
-                break c;
-            }
-        };
-        let color = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        b.place(c, color);
-        if b.five_through(c, color, Rules::Standard) {
-            return None;
-        }
-    }
-    Some(b)
+    add_stones(rng, board, 2 * pairs, Rules::Standard)
 }
 
 fn main() {
@@ -133,7 +95,7 @@ fn main() {
         let pairs = arg(&args, 7, 0) as usize;
         let b = match &fixed {
             Some(f) => add_pairs(&mut rng, f, pairs),
-            None => random_position(&mut rng, w, h, k, stones),
+            None => random_position(&mut rng, w, h, k, stones, Rules::Standard),
         };
         let Some(mut b) = b else {
             continue;

@@ -13,6 +13,7 @@ mod pns_tests;
 mod pos;
 pub mod position;
 pub mod quiet;
+pub mod random;
 pub mod repair;
 pub mod report;
 pub mod shapes;
@@ -20,8 +21,6 @@ mod shared;
 pub mod strategy;
 pub mod symmetry;
 mod task;
-#[cfg(test)]
-mod testutil;
 pub mod threat;
 #[cfg(test)]
 mod threat_tests;

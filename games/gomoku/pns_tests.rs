@@ -8,7 +8,7 @@ use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::pns::{prove, ProveConfig};
 use super::quiet::{four_cells, has_double_move, three_cells, winning_cells};
-use super::testutil::{random_position, Rng};
+use super::random::{random_position, Rng};
 use super::threat::{prove_win_with, SearchConfig};
 
 fn small_cfg(rules: Rules, max_moves: u32) -> ProveConfig {

@@ -340,7 +340,7 @@ impl Pos {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{random_position, Rng};
+    use super::super::random::{random_position, Rng};
     use super::*;
 
     /// The shortcut of `double_after` against the full count, on every placement the

@@ -4,7 +4,7 @@
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::cellset::bb_has;
-use super::testutil::{random_position, Rng};
+use super::random::{random_position, Rng};
 use super::threat::*;
 
 /// Every proof must be confirmed by exhaustive search; every zone must hold.

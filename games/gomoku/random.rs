@@ -1,4 +1,5 @@
-//! Random small-board positions for the searches' tests.
+//! Random positions: the searches' tests against exhaustive search, and the quiet-move hunt
+//! (`examples/gomoku_quiet_hunt.rs`).
 
 use super::board::{Board, Color, Rules};
 
@@ -6,15 +7,17 @@ use super::board::{Board, Color, Rules};
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
 
+    /// A number in `0..n`.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -28,10 +31,15 @@ pub fn random_position(
     stones: usize,
     rules: Rules,
 ) -> Option<Board> {
-    let mut b = Board::new(w, h, k).ok()?;
-    for i in 0..stones {
+    add_stones(rng, &Board::new(w, h, k).ok()?, stones, rules)
+}
+
+/// `board` plus `n` random stones on empty cells, black first; `None` if a row appeared.
+pub fn add_stones(rng: &mut Rng, board: &Board, n: usize, rules: Rules) -> Option<Board> {
+    let mut b = board.clone();
+    for i in 0..n {
         let c = loop {
-            let c = rng.below(w * h);
+            let c = rng.below(b.cells());
             if b.is_empty(c) {
                 break c;
             }
