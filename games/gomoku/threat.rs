@@ -354,19 +354,19 @@ impl<'h> Searcher<'h> {
         let vct_top = max.min(self.cfg.vct_depth);
         let vct_lo = if defender_to_move { d0 } else { d0.max(3) };
         let mut phases = Vec::new();
-        let jumps = self.cfg.jump_depth > vct_lo;
+        let lo = if self.hint.is_some() {
+            vct_lo + 1
+        } else {
+            vct_lo
+        };
+        let j = self.cfg.jump_depth;
+        let jumps = j > lo && j <= vct_top;
         if self.hint.is_some() && self.cfg.vct && vct_lo <= vct_top && !jumps {
             phases.push((1, vct_lo, vct_lo));
         }
         phases.push((0, d0, max));
         if self.cfg.vct {
-            let lo = if self.hint.is_some() {
-                vct_lo + 1
-            } else {
-                vct_lo
-            };
-            let j = self.cfg.jump_depth;
-            if j > lo && j <= vct_top {
+            if jumps {
                 phases.push((1, j, j));
             }
             phases.push((1, lo, vct_top));
