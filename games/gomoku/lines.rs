@@ -13,6 +13,20 @@ use super::board::Rules;
 /// Longest line supported (and so the largest board side).
 pub const MAX_LINE: usize = 16;
 
+/// Whether `x` has at least `n` bits set: for the small `n` of the searches' filters, a
+/// few instructions where a population count is a long sequence on the baseline x86-64
+/// target.
+#[inline(always)]
+pub fn has_bits(mut x: u32, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    for _ in 1..n {
+        x &= x.wrapping_sub(1);
+    }
+    x != 0
+}
+
 /// Mask of the `n` lowest bits.
 #[inline]
 pub fn low_mask(n: usize) -> u32 {
@@ -43,23 +57,72 @@ pub fn win_cells(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> u32 
     }
 }
 
-/// [`win_cells`] and [`four_makers`] of one line at once (`k` at least 2): the pair the
-/// threat search's bookkeeping recomputes for every line a stone touches.
+/// [`win_cells`] and [`four_makers`] of one line for both colours at once, as
+/// `[black wins, white wins, black four-makers, white four-makers]`: what the threat
+/// search's bookkeeping recomputes for every line a stone touches.
+///
+/// A window with no opponent stone holds `k - 1` own stones exactly when it holds one
+/// empty cell, and `k - 2` when it holds two; the count of empty cells is the same for both
+/// colours, so one saturating count (0, 1, 2, 3 or more empty cells per window) serves both,
+/// and each colour's windows only differ in which stones spoil them.
 #[inline(always)]
-pub fn win_and_four(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> (u32, u32) {
+pub fn line_masks(black: u32, white: u32, len: usize, k: usize, rules: Rules) -> [u32; 4] {
+    // The usual `k` get their own compiled copy (constant loop counts).
     match k {
-        5 => win_four_k::<5>(own, opp, len, rules),
-        4 => win_four_k::<4>(own, opp, len, rules),
-        3 => win_four_k::<3>(own, opp, len, rules),
-        6 => win_four_k::<6>(own, opp, len, rules),
+        5 => masks_k(black, white, len, 5, rules),
+        4 => masks_k(black, white, len, 4, rules),
+        3 => masks_k(black, white, len, 3, rules),
+        6 => masks_k(black, white, len, 6, rules),
+        _ if k >= 2 => masks_k(black, white, len, k, rules),
         _ => {
-            let w = Windows::new(own, opp, len, k, rules);
-            (
-                w.cells(w.starts_with(k - 1)),
-                w.cells(w.starts_with(k.saturating_sub(2))),
-            )
+            let (bw, ww) = (k.saturating_sub(1), k.saturating_sub(2));
+            [
+                windows_with(black, white, len, k, rules, bw),
+                windows_with(white, black, len, k, rules, bw),
+                windows_with(black, white, len, k, rules, ww),
+                windows_with(white, black, len, k, rules, ww),
+            ]
         }
     }
+}
+
+#[inline(always)]
+fn masks_k(black: u32, white: u32, len: usize, k: usize, rules: Rules) -> [u32; 4] {
+    if len < k {
+        return [0; 4];
+    }
+    let empty = low_mask(len) & !black & !white;
+    // Per window start: at least one, two, three empty cells; any black, any white stone.
+    let (mut e1, mut e2, mut e3, mut any_b, mut any_w) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    for j in 0..k {
+        let x = empty >> j;
+        e3 |= e2 & x;
+        e2 |= e1 & x;
+        e1 |= x;
+        any_b |= black >> j;
+        any_w |= white >> j;
+    }
+    let starts = low_mask(len - k + 1);
+    let (mut ok_b, mut ok_w) = (starts & !any_w, starts & !any_b);
+    if rules == Rules::Standard {
+        ok_b &= !(black << 1) & !(black >> k);
+        ok_w &= !(white << 1) & !(white >> k);
+    }
+    let one = e1 & !e2;
+    let two = e2 & !e3;
+    let spread = |s: u32| {
+        let mut out = 0u32;
+        for j in 0..k {
+            out |= s << j;
+        }
+        out & empty
+    };
+    [
+        spread(ok_b & one),
+        spread(ok_w & one),
+        spread(ok_b & two),
+        spread(ok_w & two),
+    ]
 }
 
 /// Empty cells of the valid `K`-windows holding `K - less` own stones (`less` a literal at
@@ -68,15 +131,6 @@ pub fn win_and_four(own: u32, opp: u32, len: usize, k: usize, rules: Rules) -> (
 fn cells_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules, less: usize) -> u32 {
     let w = Windows::new_k::<K>(own, opp, len, rules);
     w.cells_const::<K>(w.starts_with(K - less))
-}
-
-#[inline(always)]
-fn win_four_k<const K: usize>(own: u32, opp: u32, len: usize, rules: Rules) -> (u32, u32) {
-    let w = Windows::new_k::<K>(own, opp, len, rules);
-    (
-        w.cells_const::<K>(w.starts_with(K - 1)),
-        w.cells_const::<K>(w.starts_with(K - 2)),
-    )
 }
 
 /// Empty positions where a stone of `own` creates at least one winning cell (a "four").
@@ -366,7 +420,7 @@ mod tests {
 
     #[test]
     fn specialised_k_match_reference() {
-        // win_cells and win_and_four (compiled per k) against the one-window-at-a-time
+        // win_cells and line_masks (compiled per k) against the one-window-at-a-time
         // reference, every line of length up to 9, k from 2 to 8, both rules.
         every_line(|len, own, opp| {
             for k in 2..=8 {
@@ -378,10 +432,23 @@ mod tests {
                         win,
                         "{own:b} {opp:b} {k}"
                     );
-                    assert_eq!(win_and_four(own, opp, len, k, rules), (win, four));
+                    let [wb, ww, fb, fw] = line_masks(own, opp, len, k, rules);
+                    assert_eq!((wb, fb), (win, four), "{own:b} {opp:b} {k}");
+                    let win_opp = windows_with_slow(opp, own, len, k, rules, k - 1);
+                    let four_opp = windows_with_slow(opp, own, len, k, rules, k - 2);
+                    assert_eq!((ww, fw), (win_opp, four_opp), "{own:b} {opp:b} {k}");
                 }
             }
         });
+    }
+
+    #[test]
+    fn has_bits_is_a_popcount_threshold() {
+        for x in [0u32, 1, 0b1010, 0b111, 0x8000_0001, u32::MAX, 0b1011_0000] {
+            for n in 0..=33 {
+                assert_eq!(has_bits(x, n), x.count_ones() as usize >= n, "{x:b} {n}");
+            }
+        }
     }
 
     #[test]

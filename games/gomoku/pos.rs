@@ -4,8 +4,8 @@
 use super::board::{Board, Color, Rules};
 #[cfg(test)]
 use super::cellset::bb_has;
-use super::cellset::{bb_cells, bb_count, bb_iter, bb_set, CellSet};
-use super::lines::{win_and_four, win_cells, Windows};
+use super::cellset::{bb_cells, bb_count_to_two, bb_iter, bb_set, CellSet};
+use super::lines::{has_bits, line_masks, win_cells, Windows};
 
 /// Board plus per-line and per-cell caches of winning cells and four-makers.
 pub(crate) struct Pos {
@@ -92,9 +92,14 @@ impl Pos {
             return;
         }
         let [b, w] = self.board.plane(l);
-        let (win_b, four_b) = win_and_four(b, w, len, k, self.rules);
-        let (win_w, four_w) = win_and_four(w, b, len, k, self.rules);
-        self.set_masks(l, [win_b, win_w, four_b, four_w]);
+        // Winning cells and four-makers need k - 2 stones of their colour on the line: most
+        // lines have fewer of both, and then every mask is empty.
+        let masks = if has_bits(b, k.saturating_sub(2)) || has_bits(w, k.saturating_sub(2)) {
+            line_masks(b, w, len, k, self.rules)
+        } else {
+            [0; 4]
+        };
+        self.set_masks(l, masks);
     }
 
     /// Sets the cached masks of line `l` (as in `masks`), updating the per-cell counts
@@ -169,10 +174,11 @@ impl Pos {
         }
     }
 
-    /// Number of winning cells of `c`.
+    /// Number of winning cells of `c`, counted up to two (2 for two or more: all the
+    /// searches ever need).
     #[inline]
     pub(crate) fn wins(&self, c: Color) -> u32 {
-        bb_count(&self.wbb[c.idx()])
+        bb_count_to_two(&self.wbb[c.idx()])
     }
 
     /// Number of winning cells `c` would have with a stone on the empty cell `m`, when `c`
@@ -260,7 +266,8 @@ impl Pos {
         for &(l, p) in &geo.cell_lines[cell] {
             let l = l as usize;
             let len = self.len[l] as usize;
-            if len < self.k {
+            // Windows with `count` stones of `c` need as many on the line.
+            if len < self.k || !has_bits(self.board.plane(l)[c.idx()], count) {
                 continue;
             }
             let w = self.windows(l, c, self.rules);
@@ -285,7 +292,7 @@ impl Pos {
         let k = self.k;
         let mut out = [0u64; 4];
         for (l, info) in geo.lines.iter().enumerate() {
-            if info.cells.len() < k {
+            if info.cells.len() < k || !has_bits(self.board.plane(l)[c.idx()], min) {
                 continue;
             }
             let w = self.windows(l, c, Rules::Freestyle);

@@ -128,7 +128,7 @@ use super::board::{Board, Color, Rules};
 use super::cellset::bb_iter;
 pub use super::cellset::{bb_cells, bb_count, bb_has, CellSet};
 use super::cellset::{bb_first, bb_set};
-use super::lines::Windows;
+use super::lines::{has_bits, Windows};
 use super::pos::Pos;
 use super::tt::{TtEntry, TtKey, ZHasher};
 
@@ -290,6 +290,37 @@ pub fn prove_win_hinted(
     p
 }
 
+/// Most double moves one three move's record keeps (more: they are counted again at the
+/// AND node).
+const THREE_DOUBLES: usize = 12;
+
+/// A three move: its cell and the attacker's double moves once it is played, each checked
+/// exactly, handed to the AND node so that it need not count them again.
+///
+/// They are all of them: the three moves are only tried after every four failed, so the
+/// attacker had no double move before (one would have won), and a stone changes a cell's
+/// count of winning cells only on the line the two share. Soundness does not rest on this:
+/// AND node case 4 with fewer double moves only searches more replies.
+pub(crate) struct Three {
+    pub(crate) cell: u16,
+    count: u8,
+    cells: [u16; THREE_DOUBLES],
+}
+
+impl Three {
+    fn push(&mut self, m: usize) {
+        if (self.count as usize) < THREE_DOUBLES {
+            self.cells[self.count as usize] = m as u16;
+        }
+        self.count = self.count.saturating_add(1);
+    }
+
+    /// The double moves, unless there were too many to keep.
+    pub(crate) fn doubles(&self) -> Option<&[u16]> {
+        self.cells.get(..self.count as usize)
+    }
+}
+
 pub(crate) struct Searcher<'h> {
     pub(crate) hint: Option<(&'h Hints, usize)>,
     /// Move ordering: how often (weighted by depth) a cell proved an OR node.
@@ -311,7 +342,12 @@ pub(crate) struct Searcher<'h> {
 }
 
 impl<'h> Searcher<'h> {
-    fn new(board: &Board, attacker: Color, rules: Rules, cfg: SearchConfig) -> Searcher<'h> {
+    pub(crate) fn new(
+        board: &Board,
+        attacker: Color,
+        rules: Rules,
+        cfg: SearchConfig,
+    ) -> Searcher<'h> {
         Searcher {
             hint: None,
             history: vec![0; board.cells()],
@@ -570,10 +606,10 @@ impl<'h> Searcher<'h> {
             return None;
         }
         let threes = self.three_moves(&fours);
-        for &b in &threes {
-            let b = b as usize;
+        for t in &threes {
+            let b = t.cell as usize;
             self.pos.place(b, att);
-            let r = self.and_node(d - 1);
+            let r = self.and_node_with(d - 1, t.doubles());
             self.pos.remove(b, att);
             if r {
                 return Some(b as u16);
@@ -588,7 +624,7 @@ impl<'h> Searcher<'h> {
         // Extended mode: any other stone in a window with k - 3 attacker stones may threaten
         // a VCF; the AND node (case 5) decides.
         let mut others = self.pos.three_maker_cells(att);
-        others.retain(|&c| !bb_has(&fours, c) && !threes.contains(&(c as u16)));
+        others.retain(|&c| !bb_has(&fours, c) && !threes.iter().any(|t| t.cell as usize == c));
         let h = &self.history;
         others.sort_by(|a, b| h[*b].cmp(&h[*a]).then(a.cmp(b)));
         for b in others {
@@ -641,8 +677,9 @@ impl<'h> Searcher<'h> {
     }
 
     /// Candidate threes: empty cells, not four-makers, after which the attacker has a double
-    /// move on one of the cell's lines (only a choice of attacker moves to try).
-    fn three_moves(&self, fours: &CellSet) -> Vec<u16> {
+    /// move on one of the cell's lines (only a choice of attacker moves to try), each with
+    /// the attacker's double moves after it.
+    pub(crate) fn three_moves(&self, fours: &CellSet) -> Vec<Three> {
         let att = self.att;
         let ci = att.idx();
         // Borrowed, not cloned: cloning the `Arc` would have both threads write its one
@@ -651,7 +688,11 @@ impl<'h> Searcher<'h> {
         let mut cand = [0u64; 4];
         for l in 0..geo.lines.len() {
             let len = self.pos.len[l] as usize;
-            if len < self.pos.k || self.pos.k < 3 {
+            // A three needs k - 3 attacker stones on the line (most lines have fewer).
+            if len < self.pos.k
+                || self.pos.k < 3
+                || !has_bits(self.pos.board.plane(l)[ci], self.pos.k - 3)
+            {
                 continue;
             }
             let w = self.pos.windows(l, att, self.pos.rules);
@@ -662,21 +703,26 @@ impl<'h> Searcher<'h> {
                 bb_set(&mut cand, geo.lines[l].cells[p] as usize);
             }
         }
-        let mut out: Vec<(u32, u16)> = Vec::new();
+        let mut out: Vec<Three> = Vec::new();
         for cell in bb_iter(&cand) {
             if bb_has(fours, cell) {
                 continue;
             }
             // A stone on `cell` creates no winning cell (it is not a four-maker), so the
             // attacker still has none and `double_after` answers exactly.
-            let mut score = 0;
+            let mut three = Three {
+                cell: cell as u16,
+                count: 0,
+                cells: [0; THREE_DOUBLES],
+            };
             for &(l2, p2) in &geo.cell_lines[cell] {
                 let l2 = l2 as usize;
                 let len = self.pos.len[l2] as usize;
-                if len < self.pos.k {
+                let pl = self.pos.board.plane(l2);
+                // A four-maker needs k - 2 attacker stones on the line, `cell` included.
+                if len < self.pos.k || !has_bits(pl[ci], self.pos.k - 3) {
                     continue;
                 }
-                let pl = self.pos.board.plane(l2);
                 let w = Windows::new(
                     pl[ci] | 1 << p2,
                     pl[1 - ci],
@@ -693,28 +739,36 @@ impl<'h> Searcher<'h> {
                         .pos
                         .double_after(mcell, att, l2, q, (cell, p2 as usize))
                     {
-                        score += 1;
+                        three.push(mcell);
                     }
                 }
             }
-            if score > 0 {
-                out.push((score, cell as u16));
+            if three.count > 0 {
+                out.push(three);
             }
         }
         let h = &self.history;
         out.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then(h[b.1 as usize].cmp(&h[a.1 as usize]))
-                .then(a.1.cmp(&b.1))
+            b.count
+                .cmp(&a.count)
+                .then(h[b.cell as usize].cmp(&h[a.cell as usize]))
+                .then(a.cell.cmp(&b.cell))
         });
-        out.into_iter().map(|(_, c)| c).collect()
+        out
     }
 
     /// AND node case 4: the defender replies that must be searched (D fours first).
-    /// `None` when the attacker has no double move.
-    pub(crate) fn needed_replies(&mut self) -> Option<(Vec<u16>, Vec<usize>)> {
+    /// `None` when the attacker has no double move. `known`: the attacker's double moves,
+    /// when the caller has them (else they are counted here).
+    pub(crate) fn needed_replies(
+        &mut self,
+        known: Option<&[u16]>,
+    ) -> Option<(Vec<u16>, Vec<usize>)> {
         let (att, def) = (self.att, self.def);
-        let doubles = self.pos.double_moves(att);
+        let doubles = match known {
+            Some(k) => k.to_vec(),
+            None => self.pos.double_moves(att),
+        };
         if doubles.is_empty() {
             return None;
         }
@@ -747,6 +801,11 @@ impl<'h> Searcher<'h> {
 
     /// Defender to move; prove the attacker wins within `d` more attacker stones.
     fn and_node(&mut self, d: u32) -> bool {
+        self.and_node_with(d, None)
+    }
+
+    /// [`Self::and_node`], given the attacker's double moves when the caller knows them.
+    fn and_node_with(&mut self, d: u32, doubles: Option<&[u16]>) -> bool {
         if self.tick() {
             return false;
         }
@@ -778,7 +837,7 @@ impl<'h> Searcher<'h> {
             self.cut = true;
             return false;
         }
-        let Some((_, mut needed)) = self.needed_replies() else {
+        let Some((_, mut needed)) = self.needed_replies(doubles) else {
             return self.ext && self.generalized_and(d);
         };
         // Likely refutations first: defender fours, then replies that refuted before.

@@ -322,3 +322,51 @@ fn zone_is_local() {
     assert!(bb_has(&z, b.parse_cell("g8").expect("cell")));
     assert!(!bb_has(&z, b.parse_cell("m2").expect("cell")));
 }
+
+/// The three moves and the double moves each hands to the AND node, against counting after
+/// every empty cell: a cell gives the attacker a double move (having none before, and not
+/// being a four-maker) exactly when it is listed, with exactly those double moves.
+#[test]
+fn three_moves_list_every_three_and_its_double_moves() {
+    let mut rng = Rng(0x7487_EE5D);
+    let (mut positions, mut threes) = (0, 0);
+    for i in 0..400 {
+        let rules = if i % 2 == 0 {
+            Rules::Standard
+        } else {
+            Rules::Freestyle
+        };
+        let stones = 4 + rng.below(24);
+        let Some(b) = random_position(&mut rng, 9, 9, 5, stones, rules) else {
+            continue;
+        };
+        let att = Color::Black;
+        let mut s = Searcher::new(&b, att, rules, SearchConfig::default());
+        if s.pos.wins(att) > 0 || !s.pos.double_moves(att).is_empty() {
+            continue;
+        }
+        positions += 1;
+        let fours = s.pos.fbb[att.idx()];
+        let listed = s.three_moves(&fours);
+        for cell in (0..b.cells()).filter(|&c| b.is_empty(c) && !bb_has(&fours, c)) {
+            s.pos.place(cell, att);
+            let mut doubles = s.pos.double_moves(att);
+            s.pos.remove(cell, att);
+            let three = listed.iter().find(|t| t.cell as usize == cell);
+            match three {
+                None => assert!(doubles.is_empty(), "{b:?} {cell} unlisted: {doubles:?}"),
+                Some(t) => {
+                    let mut given = t.doubles().expect("few double moves").to_vec();
+                    given.sort_unstable();
+                    doubles.sort_unstable();
+                    assert_eq!(given, doubles, "{b:?} three {cell} ({rules})");
+                    threes += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        positions > 200 && threes > 500,
+        "{positions} positions, {threes} threes"
+    );
+}

@@ -92,7 +92,7 @@ impl Searcher<'_> {
         if d < 2 {
             return false;
         }
-        let Some((doubles, needed)) = self.needed_replies() else {
+        let Some((doubles, needed)) = self.needed_replies(None) else {
             return false;
         };
         for &m in &doubles {
