@@ -443,6 +443,38 @@ mod tests {
     }
 
     #[test]
+    fn line_masks_on_long_lines() {
+        // Lines longer than the exhaustive test's (up to the 16 cells supported), random
+        // fillings of every density.
+        let mut rng = super::super::random::Rng(0x11_4E5);
+        for _ in 0..20_000 {
+            let len = 10 + rng.below(MAX_LINE - 9);
+            let density = 1 + rng.below(9);
+            let (mut own, mut opp) = (0u32, 0u32);
+            for i in 0..len {
+                match rng.below(10) {
+                    r if r < density / 2 + 1 => own |= 1 << i,
+                    r if r < density + 1 => opp |= 1 << i,
+                    _ => {}
+                }
+            }
+            for k in 3..=7 {
+                for rules in [Rules::Standard, Rules::Freestyle] {
+                    let slow = |a, b, n| windows_with_slow(a, b, len, k, rules, n);
+                    let want = [
+                        slow(own, opp, k - 1),
+                        slow(opp, own, k - 1),
+                        slow(own, opp, k - 2),
+                        slow(opp, own, k - 2),
+                    ];
+                    let got = line_masks(own, opp, len, k, rules);
+                    assert_eq!(got, want, "{own:b} {opp:b} len {len} k {k} {rules}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn has_bits_is_a_popcount_threshold() {
         for x in [0u32, 1, 0b1010, 0b111, 0x8000_0001, u32::MAX, 0b1011_0000] {
             for n in 0..=33 {
