@@ -347,25 +347,15 @@ impl Pos {
 
 #[cfg(test)]
 mod tests {
-    use super::super::random::{random_position, Rng};
+    use super::super::random::random_boards;
     use super::*;
 
     /// The shortcut of `double_after` against the full count, on every placement the
     /// threat search's three-move scan makes, over random boards and both rules.
     #[test]
     fn double_after_agrees_with_the_full_count() {
-        let mut rng = Rng(0x5EED_D0B1);
         let (mut checked, mut doubles) = (0, 0);
-        for i in 0..300 {
-            let rules = if i % 2 == 0 {
-                Rules::Standard
-            } else {
-                Rules::Freestyle
-            };
-            let stones = 4 + rng.below(30);
-            let Some(b) = random_position(&mut rng, 9, 9, 5, stones, rules) else {
-                continue;
-            };
+        for (b, rules) in random_boards(0x5EED_D0B1, 300, 9, 5, 4, 30) {
             let pos = Pos::new(&b, rules);
             let geo = b.geometry().clone();
             for c in [Color::Black, Color::White] {

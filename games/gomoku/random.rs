@@ -56,3 +56,26 @@ pub fn add_stones(rng: &mut Rng, board: &Board, n: usize, rules: Rules) -> Optio
     }
     Some(b)
 }
+
+/// `n` tries at a random square board of side `side`, with `min_stones` plus up to
+/// `spread - 1` more stones, the rules alternating (standard first); the tries where a row
+/// appeared are skipped.
+pub fn random_boards(
+    seed: u64,
+    n: usize,
+    side: usize,
+    k: usize,
+    min_stones: usize,
+    spread: usize,
+) -> impl Iterator<Item = (Board, Rules)> {
+    let mut rng = Rng(seed);
+    (0..n).filter_map(move |i| {
+        let rules = if i % 2 == 0 {
+            Rules::Standard
+        } else {
+            Rules::Freestyle
+        };
+        let stones = min_stones + rng.below(spread);
+        random_position(&mut rng, side, side, k, stones, rules).map(|b| (b, rules))
+    })
+}

@@ -4,7 +4,7 @@
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::cellset::bb_has;
-use super::random::{random_position, Rng};
+use super::random::{random_boards, random_position, Rng};
 use super::threat::*;
 
 /// Every proof must be confirmed by exhaustive search; every zone must hold.
@@ -328,18 +328,8 @@ fn zone_is_local() {
 /// being a four-maker) exactly when it is listed, with exactly those double moves.
 #[test]
 fn three_moves_list_every_three_and_its_double_moves() {
-    let mut rng = Rng(0x7487_EE5D);
     let (mut positions, mut threes) = (0, 0);
-    for i in 0..400 {
-        let rules = if i % 2 == 0 {
-            Rules::Standard
-        } else {
-            Rules::Freestyle
-        };
-        let stones = 4 + rng.below(24);
-        let Some(b) = random_position(&mut rng, 9, 9, 5, stones, rules) else {
-            continue;
-        };
+    for (b, rules) in random_boards(0x7487_EE5D, 400, 9, 5, 4, 24) {
         let att = Color::Black;
         let mut s = Searcher::new(&b, att, rules, SearchConfig::default());
         if s.pos.wins(att) > 0 || !s.pos.double_moves(att).is_empty() {
