@@ -4,6 +4,7 @@
 //! - `GET /api/probe/<table>?position=<text>` → the plug-in's probe JSON (the same object
 //!   `retro probe --json` prints), or [`ErrorBody`] with status 400 / 404. The table
 //!   `chess` stands for whichever chess table the FEN's material needs.
+//! - `GET /api/chess/materials` → [`MaterialsResponse`]
 
 use std::collections::BTreeMap;
 
@@ -31,6 +32,14 @@ pub struct ErrorBody {
     /// The bare reason given by the game (`"kings are adjacent"`), when a position was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The table a request needed and this server does not hold (`"KRPvKR"`), when that
+    /// is what went wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
+    /// The command that makes the missing table (`"retro generate chess KRPvKR"`), when
+    /// the name is one a game knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// Body of `GET /api/tables`.
@@ -78,4 +87,25 @@ pub struct Headline {
     pub draws: u64,
     /// Longest win or loss in the table's unit, if any.
     pub longest: Option<u16>,
+}
+
+/// Body of `GET /api/chess/materials`: every chess material a table can be made for, so
+/// the viewer can offer a material whose table is not here (and name its command).
+#[derive(Clone, Debug, Serialize)]
+pub struct MaterialsResponse {
+    /// The most pieces a table may hold, kings included.
+    pub max_pieces: usize,
+    /// In the generator's order: fewer pieces first, then fewer pawns, then by name.
+    pub materials: Vec<MaterialEntry>,
+}
+
+/// One chess material.
+#[derive(Clone, Debug, Serialize)]
+pub struct MaterialEntry {
+    /// Its table's name, in the stored colouring (`"KRPvKR"`).
+    pub name: String,
+    /// Pieces, kings included.
+    pub pieces: usize,
+    /// This server holds its table.
+    pub present: bool,
 }

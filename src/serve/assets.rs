@@ -31,6 +31,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("assets/chess-line.js"),
     ),
     (
+        "picker.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/picker.js"),
+    ),
+    (
+        "tables.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/tables.js"),
+    ),
+    (
         "stats.js",
         "text/javascript; charset=utf-8",
         include_bytes!("assets/stats.js"),

@@ -10,8 +10,9 @@ use crate::game::PositionError;
 /// Everything a request can get wrong (or, never expected, the server).
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// No table of that name is being served.
-    #[error("no table '{name}' here (tables: {known})")]
+    /// No table of that name is being served (the command that makes it is named when
+    /// the name is one a game knows).
+    #[error("no table '{name}' here{} (tables: {known})", make_hint(name))]
     UnknownTable { name: String, known: String },
     /// The position parameter is absent or empty.
     #[error("missing query parameter 'position' (a FEN for kbnk, a board string such as '.../.x./...' for k-in-a-row)")]
@@ -76,6 +77,14 @@ impl ApiError {
                 }
                 _ => None,
             },
+            missing: match self {
+                ApiError::UnknownTable { name, .. } => Some(name.clone()),
+                _ => None,
+            },
+            command: match self {
+                ApiError::UnknownTable { name, .. } => make_command(name),
+                _ => None,
+            },
             error: self.to_string(),
         }
     }
@@ -105,6 +114,18 @@ impl IntoResponse for ApiError {
         }
         (self.status(), Json(self.body())).into_response()
     }
+}
+
+/// The command that makes table `name`, if a game knows the name.
+fn make_command(name: &str) -> Option<String> {
+    crate::registry::spec_of(name).map(|_| crate::registry::generate_command(name))
+}
+
+/// `"; make it with `retro generate …`"`, or nothing for a name no game knows.
+fn make_hint(name: &str) -> String {
+    make_command(name)
+        .map(|c| format!("; make it with `{c}`"))
+        .unwrap_or_default()
 }
 
 /// Run plug-in code; a panic is reported as [`ApiError::Internal`], never propagated, so a

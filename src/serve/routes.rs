@@ -22,6 +22,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables", get(tables))
         .route("/api/tables/{table}/stats.json", get(stats))
         .route("/api/probe/{table}", get(probe))
+        .route("/api/chess/materials", get(materials))
         .route("/api", get(api_fallback))
         .route("/api/{*rest}", get(api_fallback))
         .route("/tables/{file}", get(super::files::table_file))
@@ -35,6 +36,10 @@ pub fn router(state: AppState) -> Router {
 
 async fn tables(State(state): State<AppState>) -> Response {
     json_bytes(StatusCode::OK, state.list_json())
+}
+
+async fn materials(State(state): State<AppState>) -> Response {
+    json_bytes(StatusCode::OK, state.materials_json())
 }
 
 async fn stats(

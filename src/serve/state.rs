@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::api::{Headline, TableInfo, TablesResponse};
+use super::api::{Headline, MaterialEntry, MaterialsResponse, TableInfo, TablesResponse};
 use crate::game::DistanceUnit;
 use crate::registry::{self, Loaded, Plugin};
 use crate::table::{Load, Table};
@@ -33,6 +33,8 @@ struct Inner {
     files: HashMap<String, PathBuf>,
     /// `GET /api/tables`, serialised once (cloning `Bytes` shares it).
     list_json: axum::body::Bytes,
+    /// `GET /api/chess/materials`, serialised once.
+    materials_json: axum::body::Bytes,
     /// Table names, sorted, for error messages.
     known: String,
 }
@@ -91,6 +93,7 @@ impl AppState {
             .map(|i| i.name.as_str())
             .collect::<Vec<_>>()
             .join(", ");
+        let materials_json = materials_json(&tables);
         let list_json =
             serde_json::to_vec(&TablesResponse { tables: infos }).expect("plain data serialises");
         AppState {
@@ -99,6 +102,7 @@ impl AppState {
                 tables,
                 files,
                 list_json: list_json.into(),
+                materials_json,
                 known: if known.is_empty() {
                     "none".into()
                 } else {
@@ -129,6 +133,10 @@ impl AppState {
         self.inner.list_json.clone()
     }
 
+    pub fn materials_json(&self) -> axum::body::Bytes {
+        self.inner.materials_json.clone()
+    }
+
     pub fn len(&self) -> usize {
         self.inner.tables.len()
     }
@@ -136,6 +144,30 @@ impl AppState {
     pub fn is_empty(&self) -> bool {
         self.inner.tables.is_empty()
     }
+}
+
+/// `GET /api/chess/materials`: every chess material up to the generator's limit, each
+/// marked present when `tables` holds its table.
+fn materials_json(tables: &HashMap<String, Served>) -> axum::body::Bytes {
+    use crate::chess::material::{Material, MAX_PIECES};
+    let materials = Material::all(MAX_PIECES)
+        .into_iter()
+        .map(|m| {
+            let name = m.to_string();
+            MaterialEntry {
+                pieces: m.count(),
+                present: tables.contains_key(&name),
+                name,
+            }
+        })
+        .collect();
+    let body = MaterialsResponse {
+        max_pieces: MAX_PIECES,
+        materials,
+    };
+    serde_json::to_vec(&body)
+        .expect("plain data serialises")
+        .into()
 }
 
 /// The file name and resolved path of a table file, if it is a regular file directly inside

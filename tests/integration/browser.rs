@@ -6,7 +6,8 @@
 //! places a stone on a k-in-a-row board and lets the computer answer. Every figure shown is
 //! checked against the library's own probe. Saves `target/browser-screenshot.png` (and
 //! `target/browser-screenshot-mnk.png`). The same session then runs `browser_analysis`
-//! (analysis board, statistics page, phone width) and the other chess materials.
+//! (analysis board, statistics page, phone width), the other chess materials, and
+//! `browser_tables` (drawn pieces, the table picker, the list of tables).
 //!
 //! Not covered here yet: a `/standard` (Lichess API) answer rendered in the page; that route
 //! is built on another branch.
@@ -208,7 +209,7 @@ pub(super) async fn kbnk_shows(c: &Client, fen: &str) -> String {
 }
 
 /// Serve `state` on a free local port until the test ends; its base URL.
-async fn spawn_server(state: AppState) -> String {
+pub(super) async fn spawn_server(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(retro::serve::serve_on(
@@ -243,6 +244,9 @@ async fn viewer_in_chromium() {
     }
     if result.is_ok() {
         result = any_material(&c).await;
+    }
+    if result.is_ok() {
+        result = super::browser_tables::tables_and_picker(&c).await;
     }
     let _ = c.close().await;
     result.unwrap();
@@ -531,11 +535,17 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
     std::fs::create_dir_all(target_dir()).unwrap();
     std::fs::write(target_dir().join("browser-screenshot.png"), &png).unwrap();
 
-    // 7. k-in-a-row: open the 3x3 board, read the hints, place a stone.
-    c.find(Locator::Css("#tabs [data-table='mnk-3x3-3']"))
-        .await?
-        .click()
-        .await?;
+    // 7. k-in-a-row: find the 3x3 board with the picker, read the hints, place a stone.
+    let search = c.find(Locator::Css("#material-search")).await?;
+    search.click().await?;
+    search.send_keys("3x3").await?;
+    wait_js(
+        c,
+        "document.querySelector('#picker-list .chip.active') && document.querySelector('#picker-list .chip.active').dataset.name === 'mnk-3x3-3'",
+        "the picker's match for 3x3",
+    )
+    .await;
+    search.send_keys("\u{E007}").await?;
     wait_js(
         c,
         "document.querySelector('#mnk-result') && document.querySelector('#mnk-result').textContent === 'X to move: draw'",

@@ -353,6 +353,61 @@ async fn unknown_tables_and_routes_are_404() {
     );
 }
 
+/// The material picker's list: every chess material up to 5 pieces, marked present where
+/// the folder holds its table; a material with no table here is a 404 naming its command.
+#[tokio::test]
+async fn chess_materials_and_the_command_of_a_missing_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["KQvK", "KRvK"] {
+        let p = registry::plugin_in(name, dir.path()).unwrap();
+        retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
+    }
+    let app = router(AppState::load(dir.path()));
+    let r = get(&app, "/api/chess/materials").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(is_json(&r));
+    let j = r.json();
+    assert_eq!(j["max_pieces"], 5);
+    let all = retro::chess::material::Material::all(5);
+    let listed = j["materials"].as_array().unwrap();
+    assert_eq!(listed.len(), all.len());
+    assert_eq!(listed.len(), 145);
+    for (entry, m) in listed.iter().zip(&all) {
+        assert_eq!(entry["name"], m.to_string());
+        assert_eq!(entry["pieces"], m.count());
+        let here = ["KQvK", "KRvK"].contains(&m.to_string().as_str());
+        assert_eq!(entry["present"], here, "{entry}");
+    }
+    // KRPvKR (white: Ra1 Pb2, black: Rh8): no table, and the answer says how to make it.
+    let r = get(
+        &app,
+        "/api/probe/chess?fen=4k2r/8/8/8/8/8/1P6/R3K3_w_-_-_0_1",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let j = r.json();
+    assert_eq!(j["missing"], "KRPvKR", "{j}");
+    assert_eq!(j["command"], "retro generate chess KRPvKR", "{j}");
+    let e = j["error"].as_str().unwrap();
+    assert!(
+        e.contains("make it with `retro generate chess KRPvKR`"),
+        "{e}"
+    );
+    // The colours swapped: the stored table's name.
+    let r = get(
+        &app,
+        "/api/probe/chess?fen=r3k3/1p6/8/8/8/8/8/4K2R_b_-_-_0_1",
+    )
+    .await;
+    assert_eq!(r.json()["missing"], "KRPvKR");
+    // A name no game knows has no command.
+    let r = get(&app, "/api/probe/nonsense?position=1").await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let j = r.json();
+    assert_eq!(j["missing"], "nonsense");
+    assert!(j.get("command").is_none(), "{j}");
+}
+
 #[tokio::test]
 async fn raw_table_file_has_etag_and_conditional_get() {
     let f = takeaway();
@@ -513,6 +568,8 @@ async fn viewer_is_embedded() {
         ("chess.js", "text/javascript"),
         ("mnk.js", "text/javascript"),
         ("pieces.js", "text/javascript"),
+        ("picker.js", "text/javascript"),
+        ("tables.js", "text/javascript"),
         ("style.css", "text/css"),
         ("favicon.svg", "image/svg+xml"),
     ] {

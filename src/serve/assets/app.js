@@ -1,12 +1,17 @@
-// retro viewer: table list, routing between the chess and k-in-a-row views.
+// retro viewer: the table picker, routing between the chess and k-in-a-row boards, the
+// statistics pages and the list of tables.
 window.__errors = window.__errors || [];
 window.addEventListener("error", (e) => window.__errors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
 import { mountChess } from "./chess.js";
 import { mountMnk } from "./mnk.js";
-import { mountStats } from "./stats.js";
+import { mountStats, positionLink } from "./stats.js";
+import { mountTables } from "./tables.js";
+import { mountPicker, entries, tableLabel } from "./picker.js";
 
-const state = { tables: [], current: null, view: null, unmount: null };
+// `current`: the table shown (a served table, or a chess material with no table here);
+// `view`: null for its board, "stats", or "tables" for the list of tables.
+const state = { tables: [], materials: [], current: null, view: null, unmount: null };
 
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -38,7 +43,8 @@ export function fmtInt(n) {
   return Number(n).toLocaleString("en-US");
 }
 
-function fmtBytes(n) {
+export function fmtBytes(n) {
+  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GiB`;
   if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;
   if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KiB`;
   return `${n} B`;
@@ -78,35 +84,6 @@ export function setParams(params, push = false) {
   else history.replaceState(null, "", url);
 }
 
-function renderTabs() {
-  const nav = document.getElementById("tabs");
-  nav.replaceChildren(
-    ...state.tables.map((t) =>
-      el(
-        "a",
-        {
-          href: `/?table=${t.name}`,
-          class: "tab" + (state.current && state.current.name === t.name ? " active" : ""),
-          "data-table": t.name,
-          title: t.title,
-          onclick: (ev) => {
-            ev.preventDefault();
-            select(t.name, true);
-          },
-        },
-        tabLabel(t)
-      )
-    )
-  );
-}
-
-function tabLabel(t) {
-  if (t.game === "kbnk") return "KBNK";
-  if (t.viewer === "chess") return t.name;
-  const m = /^mnk-(\d+)x(\d+)-(\d+)$/.exec(t.name);
-  return m ? `${m[1]}×${m[2]}, ${m[3]} in a row` : t.name;
-}
-
 function renderInfo(t) {
   const box = document.getElementById("table-info");
   if (!t) {
@@ -143,29 +120,91 @@ function renderInfo(t) {
   box.replaceChildren(...parts.filter(Boolean));
 }
 
-/** Show table `name`: its board, or with `page` = "stats" its statistics page. */
-function select(name, push, page = null) {
-  const t = state.tables.find((x) => x.name === name) || state.tables[0];
-  if (!t) return;
+/** The table called `name`: a served one, or else a chess material the server lacks (its
+ * board then names the command that makes it); null if neither. */
+function tableNamed(name) {
+  const t = state.tables.find((x) => x.name === name);
+  if (t) return t;
+  // Any chess material, listed or not (six pieces, say): its board shows what the server
+  // says of it rather than another table's.
+  const chess = state.materials.some((x) => x.name === name) || /^K[QRBNP]*vK[QRBNP]*$/.test(name || "");
+  return chess ? { name, game: "chess", viewer: "chess", title: name, missing: true } : null;
+}
+
+/** Show table `name`: its board, or with `page` = "stats" its statistics page, or with
+ * "longest" its board at its longest win or loss; `page` = "tables" lists every table. */
+export function select(name, push, page = null) {
+  if (page === "longest") return openLongest(name, push);
+  const t = page === "tables" ? null : tableNamed(name) || tableNamed(defaultTable());
   if (state.unmount) state.unmount();
+  state.unmount = null;
   state.current = t;
-  state.view = page === "stats" ? "stats" : null;
-  renderTabs();
-  renderInfo(t);
+  state.view = page === "stats" || page === "tables" ? page : null;
+  if (state.view === "stats" && t && t.missing) state.view = null;
   const view = document.getElementById("view");
   view.replaceChildren();
+  if (state.view === "tables") {
+    renderInfo(null);
+    if (push) setParams({ view: "tables" }, true);
+    document.title = "Tables · retro";
+    state.unmount = mountTables(view, state.tables, state.materials, (n, p) => select(n, true, p));
+    return;
+  }
+  if (!t) return;
+  renderInfo(t.missing ? null : t);
   if (push) setParams({ table: t.name, view: state.view }, true);
-  document.title = `${tabLabel(t)}${state.view ? " · statistics" : ""} · retro`;
+  document.title = `${tableLabel(t)}${state.view ? " · statistics" : ""} · retro`;
   // The table list says which viewer shows a table; game names play no part.
   if (state.view === "stats") state.unmount = mountStats(view, t);
-  else state.unmount = t.viewer === "chess" ? mountChess(view, t) : mountMnk(view, t, state.tables);
+  else state.unmount = t.viewer === "chess" ? mountChess(view, t, { onTable }) : mountMnk(view, t, state.tables);
+}
+
+/** The chess board moved on to the table of another material (a capture, a promotion, an
+ * edit): the page follows it without redrawing the board. */
+function onTable(name) {
+  if (!state.current || state.current.name === name) return;
+  const t = tableNamed(name);
+  if (!t) return;
+  state.current = t;
+  renderInfo(t.missing ? null : t);
+  document.title = `${tableLabel(t)} · retro`;
+}
+
+/** Open the board of table `name` at the first of its longest positions (from its
+ * statistics, which the server makes once per table). */
+async function openLongest(name, push) {
+  const view = document.getElementById("view");
+  view.replaceChildren(el("p", { class: "loading" }, "Finding the longest position…"));
+  let j = null;
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(name)}/stats.json`);
+    if (r.ok) j = await r.json();
+  } catch (e) {
+    j = null;
+  }
+  const longest = j && j.sections.map((s) => s.longest_positions).filter((l) => l && l.positions.length);
+  if (!longest || !longest.length) {
+    view.replaceChildren(el("p", { class: "error" }, `No longest position could be found for ${name}.`));
+    return;
+  }
+  // The longest of the sides; a win before a loss of the same length, as the stats page.
+  const best = longest.reduce((a, b) => (b.plies > a.plies || (b.plies === a.plies && b.category === "win" && a.category !== "win") ? b : a));
+  const url = positionLink(j, best.positions[0]);
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+  select(name, false, null);
+}
+
+function defaultTable() {
+  return (state.tables.find((t) => t.game === "kbnk") || state.tables[0] || {}).name;
 }
 
 async function start() {
   const view = document.getElementById("view");
   try {
-    const r = await fetch("/api/tables");
-    state.tables = (await r.json()).tables;
+    const [tables, materials] = await Promise.all([fetch("/api/tables"), fetch("/api/chess/materials")]);
+    state.tables = (await tables.json()).tables;
+    state.materials = (await materials.json()).materials;
   } catch (e) {
     view.replaceChildren(el("p", { class: "error" }, "Could not load the table list from the server."));
     return;
@@ -176,11 +215,13 @@ async function start() {
     );
     return;
   }
-  select(getParam("table") || (state.tables.find((t) => t.game === "kbnk") || state.tables[0]).name, false, getParam("view"));
+  mountPicker(document.getElementById("picker"), entries(state.tables, state.materials), (name) => select(name, true));
+  const page = () => (["stats", "tables", "longest"].includes(getParam("view")) ? getParam("view") : null);
+  select(getParam("table") || defaultTable(), false, page());
   window.addEventListener("popstate", () => {
     const name = getParam("table");
-    const page = getParam("view") === "stats" ? "stats" : null;
-    if (!state.current || name !== state.current.name || page !== state.view) select(name, false, page);
+    const p = page();
+    if (p === "tables" ? state.view !== "tables" : !state.current || name !== state.current.name || p !== state.view) select(name, false, p);
     else if (state.current && state.unmount && state.unmount.reload) state.unmount.reload();
   });
 }

@@ -93,3 +93,18 @@ export function materialFen(name) {
   return toFen({ board, turn: "w" });
 }
 
+
+/** The material on the board as a table is named, white's pieces first: `{ name: "KQvKR",
+ * pieces: 4 }`. Pieces are listed strongest first (`KQRBNP`), whatever their number. */
+export function boardMaterial(pos) {
+  const order = "KQRBNP";
+  const side = (white) =>
+    pos.board
+      .filter((p) => p && (p === p.toUpperCase()) === white)
+      .map((p) => p.toUpperCase())
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      .join("");
+  const w = side(true);
+  const b = side(false);
+  return { name: `${w}v${b}`, pieces: w.length + b.length };
+}

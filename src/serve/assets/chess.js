@@ -2,7 +2,7 @@
 import { el, probe, getParam, setParams, SVGNS } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
 import { renderLine, lineAround, pgn } from "./chess-line.js";
-import { FILES, sqName, sqIndex, parseFen, toFen, clonePos, applyUci, materialFen } from "./chess-pos.js";
+import { FILES, sqName, sqIndex, parseFen, toFen, clonePos, applyUci, materialFen, boardMaterial } from "./chess-pos.js";
 
 const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
 
@@ -21,8 +21,13 @@ const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
 /** The position's result in words: {cls, head, sub}. */
 export function verdict(res, pos, generic) {
   if (!res) return { cls: "pending", head: "…", sub: "" };
+  if (!res.ok && generic && res.data && res.data.command) {
+    // A material whose table this server lacks: the command that makes it.
+    const d = res.data;
+    return { cls: "illegal", head: `No ${d.missing} table on this server`, sub: `Make it with: ${d.command}, then restart retro serve.` };
+  }
   if (!res.ok && generic) {
-    // Any material: the server names what is wrong, or the table missing and its command.
+    // Any material: the server names what is wrong.
     const d = res.data || {};
     const msg = d.reason || d.error || "The server refused this position.";
     const illegal = d.category === "illegal";
@@ -56,7 +61,9 @@ export function verdict(res, pos, generic) {
   return { cls: "draw", head, sub: "Neither side can force a win." };
 }
 
-export function mountChess(root, table) {
+/** The chess board over `table`; `hooks.onTable(name)` hears when the board's material
+ * moves on to another table (a capture, a promotion, an edit). */
+export function mountChess(root, table, hooks = {}) {
   // Every chess table but the seed's KBNK table is probed through `/api/probe/chess`,
   // which picks the table from the material on the board.
   const generic = table.game !== "kbnk";
@@ -70,6 +77,8 @@ export function mountChess(root, table) {
     selected: null,
     autoplay: null,
     drag: null,
+    // The table answering for the board, which follows its material.
+    table: table.name,
   };
 
   // ----- layout -----
@@ -78,6 +87,18 @@ export function mountChess(root, table) {
   arrowSvg.setAttribute("class", "arrows");
   arrowSvg.setAttribute("viewBox", "0 0 8 8");
   const boardWrap = el("div", { class: "board-wrap" }, boardEl, arrowSvg);
+  // The board's material above it, and the table answering when the colours are swapped
+  // (`KvKQ` is answered from `KQvK`) or the table is missing.
+  const materialEl = el("span", { id: "material", class: "material-name" });
+  const materialNote = el("span", { id: "material-note", class: "material-note" });
+  const materialBar = el(
+    "div",
+    { class: "material-bar" },
+    el("span", { class: "material-label" }, "Material"),
+    materialEl,
+    materialNote,
+    el("a", { id: "all-tables", href: "/?view=tables" }, "All tables")
+  );
   const spares = el("div", { id: "spares", class: "spares", title: "Drag a piece onto the board; drag a piece off the board to remove it" });
   const tray = generic ? ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"] : ["K", "B", "N", "k"];
   for (const p of tray) {
@@ -140,7 +161,7 @@ export function mountChess(root, table) {
     ),
     el("p", { class: "hint" }, "Drag any piece to any square, legal or not; a drag that is a legal move plays it. Drag pieces from the tray to set up, off the board to remove.")
   );
-  const view = el("div", { class: "chess" }, el("div", { class: "left" }, spares, boardWrap, editor), panel);
+  const view = el("div", { class: "chess" }, el("div", { class: "left" }, materialBar, spares, boardWrap, editor), panel);
   root.append(view);
 
   // ----- position & history -----
@@ -263,6 +284,21 @@ export function mountChess(root, table) {
     markCheck();
   }
 
+  /** The board's material (`KQvKR`), and the table answering when it is another name. */
+  function drawMaterial(pos, answering) {
+    const m = boardMaterial(pos);
+    materialEl.textContent = m.name;
+    materialEl.dataset.pieces = String(m.pieces);
+    const missing = S.result && !S.result.ok && S.result.data && S.result.data.missing === answering;
+    materialNote.textContent = !answering
+      ? `${m.pieces} pieces`
+      : missing
+        ? `${m.pieces} pieces · no table here`
+        : answering === m.name
+          ? `${m.pieces} pieces`
+          : `${m.pieces} pieces · answered from ${answering}`;
+  }
+
   /** Red glow on the king in check, once the table has answered for this position. */
   function markCheck() {
     boardEl.querySelectorAll(".square.check").forEach((q) => q.classList.remove("check"));
@@ -363,13 +399,21 @@ export function mountChess(root, table) {
     const fen = toFen(pos);
     if (document.activeElement !== fenInput) fenInput.value = fen;
     fenInput.classList.remove("bad");
-    setParams({ table: table.name, fen: fen.replace(/ /g, "_") });
+    setParams({ table: S.table, fen: fen.replace(/ /g, "_") });
     S.selected = null;
     drawBoard();
+    drawMaterial(pos, null);
     const seq = ++S.seq;
     const res = await probe(generic ? "chess" : table.name, fen);
     if (seq !== S.seq) return;
     S.result = { ...res, fen };
+    const answering = generic ? (res.ok ? res.data.table : res.data && res.data.missing) : null;
+    drawMaterial(pos, answering || null);
+    if (answering && answering !== S.table) {
+      S.table = answering;
+      setParams({ table: S.table, fen: fen.replace(/ /g, "_") });
+      if (hooks.onTable) hooks.onTable(answering);
+    }
     view.dataset.fen = fen;
     markCheck();
     drawArrow();

@@ -1,5 +1,5 @@
 // k-in-a-row viewer: play on any solved board, every empty cell showing what it gives.
-import { el, probe, getParam, setParams } from "./app.js";
+import { el, probe, getParam, setParams, select } from "./app.js";
 import { valueHistory, firstMoveMap } from "./mnk-chart.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
@@ -46,10 +46,7 @@ export function mountMnk(root, table, tables) {
         return el("option", { value: t.name, selected: t.name === table.name }, `${d.w}×${d.h}, ${d.k} in a row`);
       })
   );
-  picker.addEventListener("change", () => {
-    const tab = document.querySelector(`#tabs [data-table="${picker.value}"]`);
-    if (tab) tab.click();
-  });
+  picker.addEventListener("change", () => select(picker.value, true));
   const status = el("div", { id: "mnk-result", class: "result-head" });
   const sub = el("div", { id: "mnk-result-sub", class: "result-sub" });
   const resultBox = el("div", { class: "result" }, status, sub);

@@ -48,19 +48,42 @@ function rook(s) {
   );
 }
 
-function generic(s, letter) {
+function queen(s) {
+  // Five crown points, each topped by a ball, over a band and a flared body.
+  const balls = [
+    [9, 12.5],
+    [15.8, 9.4],
+    [22.5, 8],
+    [29.2, 9.4],
+    [36, 12.5],
+  ]
+    .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.3" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.3"/>`)
+    .join("");
   return (
-    `<circle cx="22.5" cy="22.5" r="13" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5"/>` +
-    `<text x="22.5" y="27.5" text-anchor="middle" font-size="14" font-family="sans-serif" fill="${s.detail}">${letter}</text>`
+    `<path d="M11.5 26.5L9.5 14.6l5.6 7.6.7-10.6 4.4 9.4 2.3-10.5 2.3 10.5 4.4-9.4.7 10.6 5.6-7.6-2 11.9z" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5" stroke-linejoin="round"/>` +
+    balls +
+    `<path d="M11.5 26.5h22l-1.2 8H12.7z" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5" stroke-linejoin="round"/>` +
+    `<path d="M12.4 30.4h20.2" fill="none" stroke="${s.detail}" stroke-width="1.2"/>` +
+    base(s)
   );
 }
 
-/** SVG markup of a FEN piece letter (K, B, N white; k, b, n black; others as a disc). */
+function pawn(s) {
+  return (
+    `<circle cx="22.5" cy="12.6" r="4.6" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5"/>` +
+    `<rect x="17.2" y="17.4" width="10.6" height="3" rx="1.3" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5"/>` +
+    `<path d="M19.4 20.4c-.3 5.4-2.6 9.8-5.2 14.1h16.6c-2.6-4.3-4.9-8.7-5.2-14.1z" fill="${s.fill}" stroke="${s.stroke}" stroke-width="1.5" stroke-linejoin="round"/>` +
+    base(s)
+  );
+}
+
+const DRAW = { k: king, q: queen, r: rook, b: bishop, n: knight, p: pawn };
+
+/** SVG markup of a FEN piece letter (KQRBNP white, kqrbnp black); empty for anything else. */
 export function pieceSvg(code) {
   const s = code === code.toUpperCase() ? STYLE.w : STYLE.b;
-  const kind = code.toLowerCase();
-  const body =
-    kind === "k" ? king(s) : kind === "b" ? bishop(s) : kind === "n" ? knight(s) : kind === "r" ? rook(s) : generic(s, code.toUpperCase());
+  const draw = DRAW[code.toLowerCase()];
+  const body = draw ? draw(s) : "";
   return `<svg viewBox="0 0 45 45" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">${body}</svg>`;
 }
 

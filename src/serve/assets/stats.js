@@ -56,8 +56,8 @@ function chart(section, unit) {
   return root;
 }
 
-/** Link into the board for one of the table's positions. */
-function positionLink(t, text) {
+/** Link into the board for one of the table's positions (`t`: a table or its stats). */
+export function positionLink(t, text) {
   const key = t.viewer === "chess" ? "fen" : "board";
   const value = t.viewer === "chess" ? text.replace(/ /g, "_") : text;
   return `/?table=${encodeURIComponent(t.name)}&${key}=${encodeURIComponent(value).replace(/%2F/gi, "/")}`;
