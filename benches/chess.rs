@@ -7,12 +7,16 @@
 //!   generic two-queue solver;
 //! - with `-- --five`: the 5-piece tables KQRvKR, KRBvKR, KBNvKN and KRPvKR, each in its
 //!   own `retro generate` process (its sub-tables made first, not timed), with the peak
-//!   memory of that process.
+//!   memory of that process and its peak anonymous memory (resident less the mapped
+//!   sub-table files), and beside each, in the same run, Syzygy's generator solving the
+//!   same table (`rtbgen -t 2 -g`, `rtbgenp` with pawns: solve only, no files) with the
+//!   ratios. The generator is GPL and not part of retro: build it outside the project (see
+//!   [`RTBGEN_HELP`]) and point `RTBGEN` at its folder and `RTBPATH` at Syzygy's files of
+//!   up to 4 pieces; without them that comparison alone is skipped, saying how to build it.
 //!
 //! `cargo bench --bench chess [-- --five]`
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
 use retro::chess::material::Material;
@@ -23,7 +27,88 @@ use retro::progress::Silent;
 use retro::registry;
 
 mod util;
-use util::cpu_seconds;
+use util::{cpu_seconds, measure};
+
+/// How to get the peer generator for the side-by-side figures.
+const RTBGEN_HELP: &str =
+    "Syzygy's generator (github.com/syzygy1/tb, GPL, built outside this project):
+    git clone https://github.com/syzygy1/tb && cd tb/src
+    sed -i 's/^FLAGS += -DUSE_ZSTD/#&/; s/^LDFLAGS += -lzstd/#&/' Makefile && make rtbgen rtbgenp
+then run with RTBGEN=<that src folder> RTBPATH=<folder of the Syzygy files of 3 and 4 pieces>";
+
+/// The peer generator, if `RTBGEN` names a folder with `rtbgen` and `rtbgenp` and
+/// `RTBPATH` is set: (folder, Syzygy path).
+fn rtbgen() -> Option<(std::path::PathBuf, String)> {
+    let dir = std::path::PathBuf::from(std::env::var_os("RTBGEN")?);
+    let path = std::env::var("RTBPATH").ok().filter(|p| !p.is_empty())?;
+    (dir.join("rtbgen").is_file() && dir.join("rtbgenp").is_file()).then_some((dir, path))
+}
+
+/// The 5-piece tables, each in its own process, beside Syzygy's generator when present.
+fn five(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let exe = Path::new(env!("CARGO_BIN_EXE_retro"));
+    let peer = rtbgen();
+    if peer.is_none() {
+        println!("rtbgen not found: the side-by-side comparison is skipped.\n{RTBGEN_HELP}");
+    }
+    // rtbgenp reads KRPvKR's 5-piece pawnless sub-tables from Syzygy files: made here by
+    // full rtbgen runs (not timed), into a folder put first on its path.
+    let syzygy5 = tempfile::tempdir()?;
+    for name in ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"] {
+        let m = Material::parse(name)?;
+        let children: Vec<Material> = m.children();
+        generate_all(dir, &children)?;
+        let dir_s = dir.to_string_lossy().into_owned();
+        let r = measure(exe, &["generate", "chess", name, "--out", &dir_s], dir, &[])?;
+        let slots = registry::open(dir, name)?.table.header().records() as f64;
+        println!(
+            "{name}: retro {:.1} s wall, {:.1} s CPU, peak {:.2} GiB, anonymous {:.0} MiB = {:.2} bytes a slot (load average after: {})",
+            r.wall,
+            r.cpu,
+            r.peak_mib / 1024.0,
+            r.peak_anon_mib,
+            r.peak_anon_mib * 1048576.0 / slots,
+            load()
+        );
+        std::fs::remove_file(registry::table_path(dir, name))?;
+        let Some((bin, path)) = &peer else { continue };
+        let pawns = m.has_pawns();
+        if pawns {
+            for sub in children.iter().filter(|c| c.count() == 5 && !c.has_pawns()) {
+                let s = sub.to_string();
+                if !syzygy5.path().join(format!("{s}.rtbw")).exists() {
+                    measure(
+                        &bin.join("rtbgen"),
+                        &["-t", "2", &s],
+                        syzygy5.path(),
+                        &[("RTBPATH", path)],
+                    )?;
+                }
+            }
+        }
+        let full_path = format!("{}:{path}", syzygy5.path().display());
+        let program = bin.join(if pawns { "rtbgenp" } else { "rtbgen" });
+        let p = measure(
+            &program,
+            &["-t", "2", "-g", name],
+            syzygy5.path(),
+            &[("RTBPATH", &full_path)],
+        )?;
+        println!(
+            "{name}: rtbgen{} -t 2 -g {:.1} s wall, {:.1} s CPU, peak {:.0} MiB; retro/rtbgen: CPU {:.1}x, wall {:.1}x, peak {:.1}x, anonymous peak {:.1}x (load average after: {})",
+            if pawns { "p" } else { "" },
+            p.wall,
+            p.cpu,
+            p.peak_mib,
+            r.cpu / p.cpu,
+            r.wall / p.wall,
+            r.peak_mib / p.peak_mib,
+            r.peak_anon_mib / p.peak_anon_mib,
+            load()
+        );
+    }
+    Ok(())
+}
 
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")
@@ -85,34 +170,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     if std::env::args().any(|a| a == "--five") {
-        let exe = env!("CARGO_BIN_EXE_retro");
-        for name in ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"] {
-            let m = Material::parse(name)?;
-            let children: Vec<Material> = m.children();
-            generate_all(dir.path(), &children)?;
-            let t = Instant::now();
-            let out = Command::new("/usr/bin/time")
-                .args(["-f", "%M %U %S", exe, "generate", "chess", name, "--out"])
-                .arg(dir.path())
-                .output()?;
-            let wall = t.elapsed().as_secs_f64();
-            let err = String::from_utf8_lossy(&out.stderr);
-            let last = err.lines().last().unwrap_or("");
-            let f: Vec<f64> = last
-                .split_whitespace()
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            if !out.status.success() || f.len() != 3 {
-                return Err(format!("{name}: {err}").into());
-            }
-            println!(
-                "{name}: {wall:.1} s wall, {:.1} s CPU, peak {:.2} GiB (load average after: {})",
-                f[1] + f[2],
-                f[0] / 1024.0 / 1024.0,
-                load()
-            );
-            std::fs::remove_file(registry::table_path(dir.path(), name))?;
-        }
+        five(dir.path())?;
     }
     Ok(())
 }

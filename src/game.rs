@@ -220,6 +220,59 @@ pub struct Solution {
     pub records: Vec<u8>,
 }
 
+/// A solved game's records, made a range at a time: a [`Solution`] in memory, or a
+/// solver's values from which each record (its best move above all) is worked out as it
+/// is written, so the table's two bytes a slot never all sit in memory at once.
+pub trait Records: Sync {
+    /// Number of slots.
+    fn slots(&self) -> u64;
+    /// The value of slot `i`: the same as its record's, [`Value::from_record`].
+    fn value(&self, i: Index) -> Value;
+    /// The records of slots `first..first + out.len() / 2`, as two bytes each.
+    fn fill(&self, first: Index, out: &mut [u8]);
+    /// Every record, in memory.
+    fn to_solution(&self, progress: &dyn crate::progress::Progress) -> Solution {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 12;
+        let mut sol = Solution::new(self.slots());
+        sol.records
+            .par_chunks_mut(CHUNK * 2)
+            .enumerate()
+            .for_each(|(c, out)| {
+                self.fill((c * CHUNK) as Index, out);
+                progress.advance(out.len() as u64 / 2);
+            });
+        sol
+    }
+}
+
+/// Records already made, two bytes a slot.
+impl Records for &[u8] {
+    fn slots(&self) -> u64 {
+        self.len() as u64 / 2
+    }
+    fn value(&self, i: Index) -> Value {
+        let at = i as usize * 2;
+        Value::from_record(self[at], self[at + 1])
+    }
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        let at = first as usize * 2;
+        out.copy_from_slice(&self[at..at + out.len()]);
+    }
+}
+
+impl Records for Solution {
+    fn slots(&self) -> u64 {
+        self.records.as_slice().slots()
+    }
+    fn value(&self, i: Index) -> Value {
+        self.records.as_slice().value(i)
+    }
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        self.records.as_slice().fill(first, out)
+    }
+}
+
 impl Solution {
     /// All slots unsolved (illegal, no move).
     pub fn new(size: u64) -> Solution {
@@ -294,6 +347,20 @@ pub trait Game: Sync + Send {
         Self: Sized,
     {
         crate::solve::two_queue::solve(self, opts)
+    }
+
+    /// OPTIONAL. Solve every position, for writing: the records may be made as they are
+    /// written (the two-queue solver's best moves are), which spares the two bytes a slot
+    /// of a [`Solution`]. Default: [`Game::solve`]'s records, in memory. Either way the
+    /// bytes are the same.
+    fn solve_records(
+        &self,
+        opts: &SolveOptions,
+    ) -> Result<Box<dyn Records + '_>, crate::solve::SolveError>
+    where
+        Self: Sized,
+    {
+        Ok(Box::new(self.solve(opts)?))
     }
 
     /// OPTIONAL. Every image of `pos` under the game's symmetries, `pos` included; the

@@ -7,7 +7,7 @@ use crate::game::{Solution, SolveOptions};
 use crate::progress::Progress;
 use crate::registry::Plugin;
 use crate::solve::SolveError;
-use crate::table::{write_table, Header, TableError};
+use crate::table::{write_records, Header, TableError};
 
 /// Why generation failed.
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +23,8 @@ pub enum GenerateError {
 pub struct Generated {
     pub path: PathBuf,
     pub header: Header,
-    /// Wall time of the solve alone, and of solve + write.
+    /// Wall time of the solve alone (the values: the best moves of the generic solver are
+    /// found as the records are written), and of solve + write.
     pub solve_seconds: f64,
     pub total_seconds: f64,
     /// Temporary files of this table left by an earlier, interrupted run, removed first.
@@ -40,10 +41,18 @@ pub fn generate(
     let start = Instant::now();
     // Before solving: a killed run's temporary file can be hundreds of megabytes.
     let removed_temps = crate::table::writer::remove_stale_temps(dir, &plugin.name())?;
-    let solution = plugin.solve(&SolveOptions { progress })?;
+    let records = plugin.solve(&SolveOptions { progress })?;
     let solve_seconds = start.elapsed().as_secs_f64();
-    progress.phase("writing", 0);
-    let (path, header) = write_solution(plugin, dir, &solution)?;
+    let (game, params) = plugin.params();
+    let (path, header) = write_records(
+        dir,
+        game,
+        &plugin.name(),
+        params,
+        &plugin.sections(),
+        &*records,
+        progress,
+    )?;
     Ok(Generated {
         path,
         header,
@@ -60,13 +69,14 @@ pub fn write_solution(
     solution: &Solution,
 ) -> Result<(PathBuf, Header), TableError> {
     let (game, params) = plugin.params();
-    write_table(
+    write_records(
         dir,
         game,
         &plugin.name(),
         params,
         &plugin.sections(),
-        &solution.records,
+        solution,
+        &crate::progress::Silent,
     )
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::game::{
-    DistanceUnit, Game, GameText, PositionError, Presented, Section, Solution, SolveOptions,
+    DistanceUnit, Game, GameText, PositionError, Presented, Records, Section, SolveOptions,
 };
 use crate::progress::Progress;
 use crate::solve::SolveError;
@@ -22,8 +22,9 @@ pub trait Plugin: Send + Sync {
     fn params(&self) -> (&'static str, Vec<(String, i64)>);
     fn sections(&self) -> Vec<Section>;
     fn distance_unit(&self) -> DistanceUnit;
-    /// Solve every position.
-    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError>;
+    /// Solve every position; the records may be made as they are read (see
+    /// [`Game::solve_records`]).
+    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError>;
     /// Probe a position given in the game's notation.
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
     /// Game-specific summary lines (see [`GameText::summary_lines`]).
@@ -59,8 +60,8 @@ impl<G: GameText + 'static> Plugin for G {
     fn distance_unit(&self) -> DistanceUnit {
         GameText::distance_unit(self)
     }
-    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
-        Game::solve(self, opts)
+    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
+        Game::solve_records(self, opts)
     }
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError> {
         let pos = self.parse_position(position)?;

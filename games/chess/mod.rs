@@ -132,6 +132,27 @@ impl Chess {
     }
 }
 
+impl Chess {
+    /// The table solved by the bitboard solver for pieces against a bare king, if it
+    /// applies and does not decline; `None` leaves it to the two-queue solver. An error
+    /// if the table was opened without its sub-tables.
+    fn bare_king(
+        &self,
+        opts: &crate::game::SolveOptions,
+    ) -> Result<Option<crate::game::Solution>, crate::solve::SolveError> {
+        if self.subs.is_rules_only() {
+            return Err(crate::solve::SolveError::Game(format!(
+                "{} was opened without its sub-tables and cannot be solved",
+                self.name()
+            )));
+        }
+        if !bareking::applies(&self.layout.material) {
+            return Ok(None);
+        }
+        bareking::solve(&self.layout, &self.subs, opts)
+    }
+}
+
 impl Game for Chess {
     type Position = Position;
 
@@ -180,19 +201,22 @@ impl Game for Chess {
         &self,
         opts: &crate::game::SolveOptions,
     ) -> Result<crate::game::Solution, crate::solve::SolveError> {
-        if self.subs.is_rules_only() {
-            return Err(crate::solve::SolveError::Game(format!(
-                "{} was opened without its sub-tables and cannot be solved",
-                self.name()
-            )));
+        match self.bare_king(opts)? {
+            Some(sol) => Ok(sol),
+            None => crate::solve::two_queue::solve(self, opts),
         }
-        // Pieces against a bare king: the bitboard solver, unless it declines.
-        if bareking::applies(&self.layout.material) {
-            if let Some(sol) = bareking::solve(&self.layout, &self.subs, opts)? {
-                return Ok(sol);
-            }
-        }
-        crate::solve::two_queue::solve(self, opts)
+    }
+
+    /// As [`Chess::solve`], but the two-queue solver's records are made as they are
+    /// written: a byte a slot of values instead of three at the end.
+    fn solve_records(
+        &self,
+        opts: &crate::game::SolveOptions,
+    ) -> Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError> {
+        Ok(match self.bare_king(opts)? {
+            Some(sol) => Box::new(sol),
+            None => Box::new(crate::solve::two_queue::solve_values(self, opts)?),
+        })
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {

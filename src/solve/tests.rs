@@ -132,6 +132,28 @@ proptest! {
     }
 }
 
+proptest! {
+    // Each case writes and syncs a file: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn records_made_as_written_are_the_solution(g in graphs()) {
+        let opts = SolveOptions { progress: &Silent };
+        let sol = super::two_queue::solve(&g, &opts).unwrap();
+        let solved = super::two_queue::solve_values(&g, &opts).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _) = crate::table::write_records(
+            dir.path(), "graph", "graph", vec![], &g.sections(), &solved, &Silent,
+        ).unwrap();
+        let t = crate::table::Table::open(&path).unwrap();
+        let info = &t.header().sections[0];
+        prop_assert_eq!(&*t.section_records(info).unwrap(), &sol.records[..]);
+        for i in 0..g.succ.len() as Index {
+            prop_assert_eq!(solved.value(i), sol.value(i));
+        }
+    }
+}
+
 #[test]
 fn value_records_round_trip() {
     // Every value a record holds, with the move byte a solver stores beside it: none for

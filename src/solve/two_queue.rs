@@ -17,9 +17,10 @@
 //! depths), and counts as a won move for the opponent once either is won (at the earlier).
 //!
 //! Each queue is processed in parallel with atomic updates; values do not depend on the
-//! order. Best moves are chosen afterwards, in a forward pass, as the first move (in the
-//! game's move order) achieving the value, so the bytes are the same whatever the thread
-//! count.
+//! order. Best moves are chosen afterwards, as the records are read ([`Solved`]: written
+//! to the file a range at a time, or all into memory by [`solve`]), as the first move (in
+//! the game's move order) achieving the value, so the bytes are the same whatever the
+//! thread count.
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -29,7 +30,8 @@ use rayon::prelude::*;
 use super::ascending::Ascending;
 use super::SolveError;
 use crate::game::{
-    Game, Index, Outcome, Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES, NO_MOVE,
+    Game, Index, Outcome, Records, Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES,
+    NO_MOVE,
 };
 
 /// Marks a slot not yet solved. Every byte is a value ([`enc`]), so the draw byte serves:
@@ -195,8 +197,19 @@ fn merge<S: Clone>(a: Seeds<S>, b: Seeds<S>) -> Seeds<S> {
     }
 }
 
-/// Solve `game` completely.
+/// Solve `game` completely, every record in memory.
 pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
+    let solved = solve_values(game, opts)?;
+    opts.progress.phase("best moves", game.size());
+    Ok(solved.to_solution(opts.progress))
+}
+
+/// Solve `game`'s values; each record, best move included, is made when it is read
+/// ([`Records::fill`]), so writing the table streams it without holding two bytes a slot.
+pub fn solve_values<'g, G: Game>(
+    game: &'g G,
+    opts: &SolveOptions,
+) -> Result<Solved<'g, G>, SolveError> {
     if game.size() <= u32::MAX as u64 {
         solve_with::<G, u32>(game, opts)
     } else {
@@ -208,10 +221,57 @@ pub fn solve<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveEr
 /// write the same bytes (no table small enough to test has 2^32 slots).
 #[cfg(test)]
 pub(super) fn solve_wide<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
-    solve_with::<G, u64>(game, opts)
+    Ok(solve_with::<G, u64>(game, opts)?.to_solution(opts.progress))
 }
 
-fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solution, SolveError> {
+/// The values of a solved game: one byte a slot, and two bits a slot saying which slots
+/// are illegal and which records are final without a best move to find.
+pub struct Solved<'g, G> {
+    game: &'g G,
+    value: Vec<AtomicU8>,
+    settled: BitVec,
+    illegal: BitVec,
+}
+
+impl<G: Game> Records for Solved<'_, G> {
+    fn slots(&self) -> u64 {
+        self.value.len() as u64
+    }
+
+    fn value(&self, i: Index) -> Value {
+        let i = i as usize;
+        if self.illegal[i] {
+            Value::Illegal
+        } else {
+            dec(self.value[i].load(Relaxed))
+        }
+    }
+
+    /// The best move is the first move, in the game's move order, achieving the value: the
+    /// same bytes whatever the thread count or the ranges asked for.
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        let stored = |j: Index| dec(self.value[j as usize].load(Relaxed));
+        for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+            let i = first as usize + k;
+            // Never reached: a draw, which is what `UNKNOWN` already says.
+            let value = self.value(i as Index);
+            rec[0] = value.to_byte();
+            rec[1] = NO_MOVE;
+            if self.settled[i] {
+                continue;
+            }
+            let pos = self.game.decode(i as Index).expect("legal slots decode");
+            rec[1] = self
+                .game
+                .first_successor(&pos, &|to| to.value(stored).back() == value);
+        }
+    }
+}
+
+fn solve_with<'g, G: Game, S: Slot>(
+    game: &'g G,
+    opts: &SolveOptions,
+) -> Result<Solved<'g, G>, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
     let value: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect();
@@ -382,39 +442,15 @@ fn solve_with<G: Game, S: Slot>(game: &G, opts: &SolveOptions) -> Result<Solutio
         d += 1;
     }
 
-    // Pass 3: what was never reached is a draw; then every best move, in a forward pass.
-    // The counters and queues are done with: free them before the records are allocated,
-    // which lowers the peak by a byte a slot (a 5-piece pawn table has 800 M slots).
+    // What was never reached is a draw. The best moves are found as the records are read
+    // (`Solved::fill`); the counters and queues are done with and freed.
     drop((st.count, lost, links, link_dec, seeds, won_later));
-    let st = st.value;
-    progress.phase("best moves", n as u64);
-    let mut sol = Solution::new(n as u64);
-    sol.records
-        .par_chunks_mut(CHUNK * 2)
-        .enumerate()
-        .for_each(|(c, out)| {
-            let lo = c * CHUNK;
-            for (k, rec) in out.chunks_exact_mut(2).enumerate() {
-                let i = lo + k;
-                // Never reached: a draw, which is what `UNKNOWN` already says.
-                if illegal[i] {
-                    rec[0] = Value::Illegal.to_byte();
-                    rec[1] = NO_MOVE;
-                    continue;
-                }
-                let value = dec(st[i].load(Relaxed));
-                rec[0] = value.to_byte();
-                rec[1] = NO_MOVE;
-                if settled[i] {
-                    continue;
-                }
-                let pos = game.decode(i as Index).expect("legal slots decode");
-                let stored = |j: Index| dec(st[j as usize].load(Relaxed));
-                rec[1] = game.first_successor(&pos, &|to| to.value(stored).back() == value);
-            }
-            progress.advance(out.len() as u64 / 2);
-        });
-    Ok(sol)
+    Ok(Solved {
+        game,
+        value: st.value,
+        settled,
+        illegal,
+    })
 }
 
 /// The predecessors of queued position `q` (duplicates possible).

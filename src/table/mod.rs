@@ -35,7 +35,7 @@ pub mod writer;
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
 pub use reader::{set_never_map, written_in_older_format, Load, Table};
-pub use writer::write_table;
+pub use writer::{write_records, write_table};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::header::{Header, SectionInfo};
-use super::{checksum, TableError, EXTENSION, VALUE_CODES};
-use crate::game::{Section, Value};
+use super::{TableError, EXTENSION, VALUE_CODES};
+use crate::game::{Records, Section, Value};
+use crate::progress::{Progress, Silent};
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     move |source| TableError::Io {
@@ -44,37 +45,26 @@ pub fn histogram(payload: &[u8]) -> Vec<u64> {
         )
 }
 
-/// The header a table of these sections and records gets.
-pub fn build_header(
-    game: &str,
-    name: &str,
-    params: Vec<(String, i64)>,
-    sections: &[Section],
-    records: &[u8],
-) -> Header {
-    let mut start = 0usize;
-    let infos = sections
-        .iter()
-        .map(|s| {
-            let bytes = &records[start..start + s.len as usize * 2];
-            start += bytes.len();
-            SectionInfo {
-                name: s.name.clone(),
-                records: s.len,
-                offset: 0,
-                checksum: checksum(bytes),
-                histogram: histogram(bytes),
+/// The histogram of the values of `records`' slots `lo..hi`, by [`Value::code`].
+fn value_histogram(records: &dyn Records, lo: u64, hi: u64) -> Vec<u64> {
+    const STEP: u64 = 1 << 16;
+    (0..(hi - lo).div_ceil(STEP))
+        .into_par_iter()
+        .map(|c| {
+            let mut h = vec![0u64; VALUE_CODES];
+            for i in lo + c * STEP..(lo + (c + 1) * STEP).min(hi) {
+                h[records.value(i).code() as usize] += 1;
             }
+            h
         })
-        .collect();
-    Header {
-        game: game.to_string(),
-        name: name.to_string(),
-        params,
-        sections: infos,
-    }
+        .reduce(
+            || vec![0u64; VALUE_CODES],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
 }
-
 /// Whether `file_name` is a temporary file of table `name`.
 fn is_temp_of(file_name: &str, name: &str) -> bool {
     file_name
@@ -180,25 +170,100 @@ pub fn write_table(
     sections: &[Section],
     records: &[u8],
 ) -> Result<(PathBuf, Header), TableError> {
-    let expected: u64 = sections.iter().map(|s| s.len * 2).sum();
-    assert_eq!(expected, records.len() as u64, "records match the sections");
+    write_records(dir, game, name, params, sections, &records, &Silent)
+}
+
+/// Slots made, hashed and written at a time: 8 MiB of records (a few hundred in unit
+/// tests, so that ranges straddle sections).
+const WRITE_SLOTS: u64 = if cfg!(test) { 700 } else { 1 << 22 };
+/// Slots one worker makes at a time.
+const FILL_SLOTS: usize = 1 << 12;
+
+/// Write `records` as `dir/<name>.rtb`, making them a range at a time: the histograms
+/// (which fix the header's length, hence where the records start) from the values first,
+/// then the records, hashed as they are written; the header with the checksums last.
+/// Returns the path and the header written.
+pub fn write_records(
+    dir: &Path,
+    game: &str,
+    name: &str,
+    params: Vec<(String, i64)>,
+    sections: &[Section],
+    records: &dyn Records,
+    progress: &dyn Progress,
+) -> Result<(PathBuf, Header), TableError> {
+    let expected: u64 = sections.iter().map(|s| s.len).sum();
+    assert_eq!(expected, records.slots(), "records match the sections");
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let mut header = build_header(game, name, params, sections, records);
+    let mut first = 0u64;
+    let infos = sections
+        .iter()
+        .map(|s| {
+            let info = SectionInfo {
+                name: s.name.clone(),
+                records: s.len,
+                offset: 0,
+                checksum: 0,
+                histogram: value_histogram(records, first, first + s.len),
+            };
+            first += s.len;
+            info
+        })
+        .collect();
+    let mut header = Header {
+        game: game.to_string(),
+        name: name.to_string(),
+        params,
+        sections: infos,
+    };
     let head = header.encode();
     let path = dir.join(format!("{name}.{EXTENSION}"));
     let tmp = locked_temp(dir, name)?;
+    progress.phase("best moves and writing", expected);
     {
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
         w.write_all(&head).map_err(io_err(tmp.path()))?;
-        let mut start = 0usize;
-        for s in &header.sections {
+        let mut first = 0u64;
+        let mut buf = Vec::new();
+        for s in &mut header.sections {
             w.seek(SeekFrom::Start(s.offset))
                 .map_err(io_err(tmp.path()))?;
-            let len = s.byte_len() as usize;
-            w.write_all(&records[start..start + len])
-                .map_err(io_err(tmp.path()))?;
-            start += len;
+            let mut hash = xxhash_rust::xxh3::Xxh3::new();
+            let mut made = vec![0u64; VALUE_CODES];
+            let end = first + s.records;
+            while first < end {
+                let n = WRITE_SLOTS.min(end - first);
+                buf.resize(n as usize * 2, 0);
+                buf.par_chunks_mut(FILL_SLOTS * 2)
+                    .enumerate()
+                    .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
+                hash.update(&buf);
+                histogram(&buf)
+                    .iter()
+                    .zip(&mut made)
+                    .for_each(|(a, b)| *b += a);
+                w.write_all(&buf).map_err(io_err(tmp.path()))?;
+                progress.advance(n);
+                first += n;
+            }
+            // The header's length was fixed by the values' histogram: the records made
+            // must agree with it, or the solver's values and records disagree.
+            if made != s.histogram {
+                return Err(TableError::Io {
+                    path: tmp.path().to_path_buf(),
+                    source: std::io::Error::other(format!(
+                        "section {}: the records written do not have the values solved (a solver bug)",
+                        s.name
+                    )),
+                });
+            }
+            s.checksum = hash.digest();
         }
+        // The checksums are fixed-size fields: the header keeps its length.
+        let head_final = header.encode();
+        debug_assert_eq!(head_final.len(), head.len());
+        w.seek(SeekFrom::Start(0)).map_err(io_err(tmp.path()))?;
+        w.write_all(&head_final).map_err(io_err(tmp.path()))?;
         w.flush().map_err(io_err(tmp.path()))?;
     }
     tmp.as_file()
@@ -262,6 +327,92 @@ mod tests {
         assert!(remove_stale_temps(&d.join("absent"), "kbnk")
             .unwrap()
             .is_empty());
+    }
+
+    /// Records made on demand from a formula; `lie` makes slot 5's value disagree with its
+    /// record.
+    struct Formula {
+        slots: u64,
+        lie: bool,
+    }
+
+    impl Formula {
+        fn record(i: u64) -> [u8; 2] {
+            // Wins, losses, draws and illegal slots, some with a move and some without.
+            let v = match i % 11 {
+                0 => Value::Illegal,
+                1 | 2 => Value::Draw,
+                3..=6 => Value::Win((i % 40) as u16 * 2 + 1),
+                _ => Value::Loss((i % 37) as u16 * 2),
+            };
+            let mv = if matches!(v, Value::Illegal | Value::Loss(0)) {
+                crate::game::NO_MOVE
+            } else {
+                (i % 7) as u8 + 1
+            };
+            [v.to_byte(), mv]
+        }
+    }
+
+    impl Records for Formula {
+        fn slots(&self) -> u64 {
+            self.slots
+        }
+        fn value(&self, i: crate::game::Index) -> Value {
+            if self.lie && i == 5 {
+                return Value::Draw;
+            }
+            let [v, m] = Formula::record(i);
+            Value::from_record(v, m)
+        }
+        fn fill(&self, first: crate::game::Index, out: &mut [u8]) {
+            for (k, r) in out.chunks_exact_mut(2).enumerate() {
+                r.copy_from_slice(&Formula::record(first + k as u64));
+            }
+        }
+    }
+
+    /// Records made a range at a time, across sections and ranges, give the file the
+    /// records made all at once give: the same checksums, histograms and bytes.
+    #[test]
+    fn records_made_as_written_are_the_records_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let sections: Vec<Section> = [("a", 2500u64), ("b", 1), ("c", 3001)]
+            .iter()
+            .map(|&(name, len)| Section {
+                name: name.into(),
+                len,
+            })
+            .collect();
+        let slots = sections.iter().map(|s| s.len).sum();
+        let lazy = Formula { slots, lie: false };
+        let bytes: Vec<u8> = (0..slots).flat_map(Formula::record).collect();
+        let (path, header) =
+            write_records(dir.path(), "g", "lazy", vec![], &sections, &lazy, &Silent).unwrap();
+        let t = crate::table::Table::open(&path).unwrap();
+        assert_eq!(
+            t.checksum_status(),
+            crate::table::reader::ChecksumStatus::Ok
+        );
+        let mut at = 0;
+        for (s, info) in sections.iter().zip(&header.sections) {
+            let want = &bytes[at..at + s.len as usize * 2];
+            at += want.len();
+            assert_eq!(info.checksum, crate::table::checksum(want), "{}", s.name);
+            assert_eq!(info.histogram, histogram(want), "{}", s.name);
+            assert_eq!(&*t.section_records(info).unwrap(), want, "{}", s.name);
+        }
+        // The same table from the bytes in memory: the same file.
+        let other = tempfile::tempdir().unwrap();
+        let (p2, _) = write_table(other.path(), "g", "lazy", vec![], &sections, &bytes).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(p2).unwrap());
+        // Values that disagree with the records: refused, and nothing left behind.
+        let liar = Formula { slots, lie: true };
+        let bad = tempfile::tempdir().unwrap();
+        let err =
+            write_records(bad.path(), "g", "lazy", vec![], &sections, &liar, &Silent).unwrap_err();
+        assert!(err.to_string().contains("section a"), "{err}");
+        assert_eq!(std::fs::read_dir(bad.path()).unwrap().count(), 0);
     }
 
     /// Duplicated runs of one table (a retried task while the first copy is alive) write
