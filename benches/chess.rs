@@ -13,6 +13,7 @@
 //!   ratios. The generator is GPL and not part of retro: build it outside the project (see
 //!   [`RTBGEN_HELP`]) and point `RTBGEN` at its folder and `RTBPATH` at Syzygy's files of
 //!   up to 4 pieces; without them that comparison alone is skipped, saying how to build it.
+//!   Each is also compressed (`retro compress`), its size and time printed.
 //!
 //! `cargo bench --bench chess [-- --five]`
 
@@ -70,7 +71,23 @@ fn five(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
             r.peak_anon_mib * 1048576.0 / slots,
             load()
         );
-        std::fs::remove_file(registry::table_path(dir, name))?;
+        // Its compressed form (`retro compress`): size and time beside generation's.
+        let file = registry::table_path(dir, name);
+        let c = measure(exe, &["compress", &file.to_string_lossy()], dir, &[])?;
+        let small = file.with_extension(retro::table::compressed::EXTENSION);
+        let (dense_bytes, bytes) = (
+            std::fs::metadata(&file)?.len(),
+            std::fs::metadata(&small)?.len(),
+        );
+        println!(
+            "{name}: compressed {dense_bytes} -> {bytes} bytes (1/{:.1}) in {:.1} s wall, {:.1} s CPU ({:.2} of generation's CPU)",
+            dense_bytes as f64 / bytes as f64,
+            c.wall,
+            c.cpu,
+            c.cpu / r.cpu
+        );
+        std::fs::remove_file(&small)?;
+        std::fs::remove_file(&file)?;
         let Some((bin, path)) = &peer else { continue };
         let pawns = m.has_pawns();
         if pawns {

@@ -93,6 +93,29 @@ impl Value {
         }
     }
 
+    /// The value in one byte, for solvers and compressed tables, which store no move: the
+    /// record's value byte, except that a terminal loss is 0 (a record shares byte 129
+    /// between a terminal loss and a loss in one move, and tells them apart by its move
+    /// byte). [`Value::Illegal`] shares 0 with the terminal loss: it is for slots whose
+    /// legality is known otherwise.
+    pub fn packed(self) -> u8 {
+        if self == Value::Loss(0) {
+            0
+        } else {
+            self.to_byte()
+        }
+    }
+
+    /// Inverse of [`Value::packed`] for legal slots.
+    pub fn from_packed(b: u8) -> Value {
+        if b == 0 {
+            Value::Loss(0)
+        } else {
+            // Any move byte but `NO_MOVE`: byte 129 is then a loss in one move.
+            Value::from_record(b, 1)
+        }
+    }
+
     /// A dense code for every value a record can hold (0 illegal, 1 draw, 2..=128 wins in
     /// 1..=127 moves, 129..=256 losses in 0..=127 moves): the index of the per-section
     /// histograms in a table's header.

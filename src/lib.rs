@@ -8,6 +8,7 @@ pub mod generate;
 pub mod memory;
 pub mod probe;
 pub mod progress;
+pub mod rebuild;
 pub mod registry;
 pub mod selftest;
 #[cfg(feature = "server")]

@@ -43,6 +43,11 @@ enum Command {
     Info(InfoArgs),
     /// Check a table file: its checksums, then every record against its successors.
     Verify(VerifyArgs),
+    /// Write a table's compressed form (.rtbc) beside it: its values in checksummed zstd
+    /// blocks, read a block at a time by probe, serve, info and verify.
+    Compress(cli::compress::CompressArgs),
+    /// Rebuild the dense table (.rtb) from its compressed form, byte for byte.
+    Decompress(cli::compress::DecompressArgs),
     /// The task graph of a chess table set as JSON: each table, the sub-tables it reads,
     /// its size and its estimated peak memory, in dependency order (for distributed runners).
     Plan(cli::plan::PlanArgs),
@@ -97,6 +102,9 @@ struct GenerateArgs {
     /// now (`MemAvailable` in /proc/meminfo).
     #[arg(long, value_name = "SIZE", value_parser = cli::size)]
     max_memory: Option<u64>,
+    /// Also write each table made in compressed form (.rtbc) beside it.
+    #[arg(long)]
+    compress: bool,
 }
 
 #[derive(Args)]
@@ -117,13 +125,13 @@ struct ProbeArgs {
 
 #[derive(Args)]
 struct InfoArgs {
-    /// A table file (.rtb).
+    /// A table file (.rtb, or compressed .rtbc).
     file: PathBuf,
 }
 
 #[derive(Args)]
 struct VerifyArgs {
-    /// A table file (.rtb).
+    /// A table file (.rtb, or compressed .rtbc).
     file: PathBuf,
     /// How many mismatching positions to name.
     #[arg(long, default_value_t = 10)]
@@ -140,6 +148,8 @@ fn main() -> ExitCode {
         Command::Probe(a) => cmd_probe(a),
         Command::Info(a) => cmd_info(a),
         Command::Verify(a) => cmd_verify(a),
+        Command::Compress(a) => cli::compress::run_compress(&a),
+        Command::Decompress(a) => cli::compress::run_decompress(&a),
         Command::Plan(a) => cli::plan::run(&a),
         Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
         Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_prove::run_prove(&a),
@@ -177,7 +187,7 @@ fn cmd_generate(a: GenerateArgs) -> Result<bool> {
             a.game
         );
     }
-    generate_one(&table_name(&a)?, &a.out, a.threads)
+    generate_one(&table_name(&a)?, &a.out, a.threads, a.compress)
 }
 
 /// Chess: the requested tables and every missing sub-table, in dependency order.
@@ -220,7 +230,7 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
             continue;
         }
         eprintln!("[{}/{total}] {name}", i + 1);
-        generate_one(&name, &a.out, a.threads)?;
+        generate_one(&name, &a.out, a.threads, a.compress)?;
         made += 1;
     }
     eprintln!(
@@ -230,8 +240,13 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
     Ok(true)
 }
 
-/// Generate one table and print its summary.
-fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Result<bool> {
+/// Generate one table and print its summary; with `compress`, its compressed form too.
+fn generate_one(
+    name: &str,
+    out: &std::path::Path,
+    threads: Option<usize>,
+    compress: bool,
+) -> Result<bool> {
     let plugin = registry::plugin_in(name, out)?;
     eprintln!("generating {} ({})", plugin.name(), plugin.title());
     let bar = Bar::new();
@@ -259,6 +274,9 @@ fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Re
         table.file_len(),
         done.total_seconds
     )?;
+    if compress {
+        cli::compress::compress_one(&done.path, threads)?;
+    }
     Ok(true)
 }
 
@@ -376,7 +394,14 @@ fn cmd_info(a: InfoArgs) -> Result<bool> {
         a.file.display(),
         table.file_len()
     )?;
-    outln!("format:    retro table version {}", retro::table::VERSION)?;
+    match table.compressed_blocks() {
+        Some(n) => outln!(
+            "format:    retro compressed table version {} ({n} blocks of {} values; the dense table's header follows)",
+            retro::table::compressed::VERSION,
+            retro::table::compressed::BLOCK_SLOTS
+        )?,
+        None => outln!("format:    retro table version {}", retro::table::VERSION)?,
+    }
     outln!("table:     {} — {}", h.name, plugin.title())?;
     let params: Vec<String> = h.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     outln!("game:      {} {}", h.game, params.join(" "))?;

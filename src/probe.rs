@@ -18,8 +18,17 @@ pub struct Probed {
 /// Look a position up in `table` (which must hold `game`'s solution).
 pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
     let index = game.encode(pos);
-    let (byte, stored) = table.record(index);
-    let value = Value::from_record(byte, stored);
+    let value = table.value(index);
+    // A compressed table stores no move: the solver's choice, the first move of the
+    // stored (canonical) position reaching the value, is found again from the values.
+    let stored = table
+        .stored_move(index)
+        .unwrap_or_else(|| match game.decode(index) {
+            Some(canonical) if game.terminal(&canonical).is_none() => {
+                game.first_successor(&canonical, &|to| outcome_value(table, to).back() == value)
+            }
+            _ => NO_MOVE,
+        });
     let mut succ = Vec::new();
     if game.terminal(pos).is_none() {
         game.successors(pos, &mut succ);

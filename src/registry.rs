@@ -35,6 +35,9 @@ pub trait Plugin: Send + Sync {
     fn viewer(&self) -> &'static str {
         spec_of(&self.name()).map_or("none", |s| s.viewer)
     }
+    /// The dense records of `table` (which holds this game's values, compressed or not),
+    /// best moves included: see [`crate::rebuild`].
+    fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a>;
     /// Recompute every record from its successors; see [`crate::table::verify`].
     fn verify(
         &self,
@@ -62,6 +65,9 @@ impl<G: GameText + 'static> Plugin for G {
     }
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
         Game::solve_records(self, opts)
+    }
+    fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a> {
+        Box::new(crate::rebuild::Rebuilt { game: self, table })
     }
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError> {
         let pos = self.parse_position(position)?;
@@ -214,9 +220,16 @@ pub fn generate_command(name: &str) -> String {
     }
 }
 
-/// The file of table `name` in `dir`.
+/// The file of table `name` in `dir`: the dense one (`.rtb`, what `generate` writes and
+/// the fastest to read) if it is there, else the compressed one (`.rtbc`) if that is.
 pub fn table_path(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("{name}.{}", crate::table::EXTENSION))
+    let dense = dir.join(format!("{name}.{}", crate::table::EXTENSION));
+    let small = dir.join(format!("{name}.{}", crate::table::compressed::EXTENSION));
+    if std::fs::symlink_metadata(&dense).is_err() && std::fs::symlink_metadata(&small).is_ok() {
+        small
+    } else {
+        dense
+    }
 }
 
 /// A table opened and checked against its game.
@@ -298,10 +311,16 @@ pub fn open_file_with(path: &Path, load: Load) -> Result<Loaded, RegistryError> 
 /// Every readable table in `dir`, sorted by name; unreadable files (special files included:
 /// they are refused, never opened) are returned as errors.
 pub fn scan(dir: &Path, load: Load) -> Vec<Result<Loaded, RegistryError>> {
+    use crate::table::{compressed, EXTENSION};
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == crate::table::EXTENSION))
+                .filter(|p| {
+                    // A compressed table beside its dense twin is left to the dense one.
+                    p.extension().is_some_and(|e| e == EXTENSION)
+                        || (p.extension().is_some_and(|e| e == compressed::EXTENSION)
+                            && !p.with_extension(EXTENSION).exists())
+                })
                 .collect()
         })
         .unwrap_or_default();

@@ -5,6 +5,7 @@
 #[macro_use]
 pub mod output;
 pub mod batch;
+pub mod compress;
 pub mod gomoku;
 pub mod gomoku_prove;
 pub mod plan;

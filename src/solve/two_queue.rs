@@ -39,27 +39,15 @@ use crate::game::{
 /// moves, so it is nobody's predecessor and never changes.
 const UNKNOWN: u8 = 1;
 
-/// The solver's byte for a value: the record's value byte, except that a terminal loss is
-/// 0. A record shares byte 129 between a terminal loss and a loss in one move (its move
-/// byte tells them apart, see [`Value::to_byte`]); the solver must tell them apart from the
-/// byte alone when it picks best moves. Illegal slots hold 0 too: they are nobody's
-/// successor, and pass 1 marks them for the output.
+/// The solver's byte for a value ([`Value::packed`]). Illegal slots hold 0 too: they are
+/// nobody's successor, and pass 1 marks them for the output.
 fn enc(v: Value) -> u8 {
-    if v == Value::Loss(0) {
-        0
-    } else {
-        v.to_byte()
-    }
+    v.packed()
 }
 
 /// Inverse of [`enc`] for legal slots.
 fn dec(b: u8) -> Value {
-    if b == 0 {
-        Value::Loss(0)
-    } else {
-        // Any move byte but `NO_MOVE`: byte 129 is then a loss in one move.
-        Value::from_record(b, 1)
-    }
+    Value::from_packed(b)
 }
 
 /// Indices per parallel work item.

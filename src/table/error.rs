@@ -37,6 +37,9 @@ pub enum TableError {
         stored: u64,
         computed: u64,
     },
+    /// A compressed table's block: `detail` says which and what is wrong.
+    #[error("{path}: {detail}")]
+    Block { path: PathBuf, detail: String },
     #[error(
         "{path}: padding byte at offset {offset} is not zero: the file is damaged or was modified"
     )]

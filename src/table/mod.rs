@@ -24,6 +24,7 @@
 //! a loss in one move share a value byte; the move byte tells them apart) and keys the
 //! histograms by value code. An older file is refused with the command that regenerates it.
 
+pub mod compressed;
 pub mod error;
 pub mod header;
 pub mod reader;
@@ -35,7 +36,7 @@ pub mod writer;
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
 pub use reader::{set_never_map, written_in_older_format, Load, Table};
-pub use writer::{write_records, write_table};
+pub use writer::{write_records, write_records_as, write_table};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";

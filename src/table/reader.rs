@@ -7,19 +7,23 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
+use super::compressed::{self, Blocks};
 use super::header::Header;
 use super::storage::Storage;
 use super::{checksum, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
-use crate::game::{Index, Value};
+use crate::game::{Index, Value, NO_MOVE};
 
-/// An open, checked table file.
+/// An open, checked table file: dense (two bytes a slot), or compressed (values in
+/// blocks, see [`super::compressed`]).
 pub struct Table {
     path: PathBuf,
     header: Header,
     map: Storage,
-    /// `(first index, byte offset)` of each section, for index lookups.
+    /// `(first index, byte offset)` of each section, for index lookups (dense).
     starts: Vec<(u64, u64)>,
     size: u64,
+    /// The blocks of a compressed table.
+    blocks: Option<Blocks>,
 }
 
 impl std::fmt::Debug for Table {
@@ -35,7 +39,8 @@ impl std::fmt::Debug for Table {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChecksumStatus {
     Ok,
-    /// Names of the sections whose checksum does not match.
+    /// Names of the sections whose checksum does not match (for a compressed table, each
+    /// bad block, with its section and what is wrong).
     Mismatch(Vec<String>),
 }
 
@@ -112,6 +117,22 @@ impl Table {
     /// [`Table::open`], choosing how the bytes are held.
     pub fn open_with(path: &Path, load: Load) -> Result<Table, TableError> {
         let t = Table::open_unverified_with(path, load)?;
+        if let Some(blocks) = &t.blocks {
+            if let Some(bad) = blocks
+                .check(&t.map, &t.header)
+                .into_iter()
+                .min_by_key(|b| b.block)
+            {
+                return Err(TableError::Block {
+                    path: path.to_path_buf(),
+                    detail: format!(
+                        "block {} (section '{}') {}",
+                        bad.block, bad.section, bad.detail
+                    ),
+                });
+            }
+            return Ok(t);
+        }
         for s in &t.header.sections {
             let computed =
                 t.map
@@ -169,14 +190,27 @@ impl Table {
         let len = map.len();
         let read = |at: u64, n: u64| map.bytes(at, n).map_err(io);
         let head = read(0, len.min(16))?;
-        if len < 16 || head[..8] != MAGIC {
-            return Err(if len < 8 || head[..8] != MAGIC {
+        let magic = len >= 8 && (head[..8] == MAGIC || head[..8] == compressed::MAGIC);
+        if len < 16 || !magic {
+            return Err(if !magic {
                 TableError::Magic { path: p() }
             } else {
                 TableError::Size {
                     path: p(),
                     detail: format!("{len} bytes is shorter than any header"),
                 }
+            });
+        }
+        if head[..8] == compressed::MAGIC {
+            let (header, blocks) = compressed::open(path, &map)?;
+            let size = header.records();
+            return Ok(Table {
+                path: path.to_path_buf(),
+                header,
+                map,
+                starts: Vec::new(),
+                size,
+                blocks: Some(blocks),
             });
         }
         let version = LE::read_u32(&head[8..12]);
@@ -287,6 +321,7 @@ impl Table {
             map,
             starts,
             size: index,
+            blocks: None,
         })
     }
 
@@ -296,8 +331,22 @@ impl Table {
         self.map.checksum(s.offset, s.byte_len()).ok()
     }
 
-    /// Recompute the payload checksums.
+    /// Recompute the payload checksums (a compressed table's block checksums, and that
+    /// each block decodes).
     pub fn checksum_status(&self) -> ChecksumStatus {
+        if let Some(blocks) = &self.blocks {
+            let mut found = blocks.check(&self.map, &self.header);
+            found.sort_by_key(|b| b.block);
+            let bad: Vec<String> = found
+                .into_iter()
+                .map(|b| format!("{} (block {}: {})", b.section, b.block, b.detail))
+                .collect();
+            return if bad.is_empty() {
+                ChecksumStatus::Ok
+            } else {
+                ChecksumStatus::Mismatch(bad)
+            };
+        }
         let bad: Vec<String> = self
             .header
             .sections
@@ -337,22 +386,73 @@ impl Table {
     }
 
     /// Every record of section `s`, as `[value, move]` pairs (read into memory if the file
-    /// is read at positions).
+    /// is read at positions). A compressed table has no moves: each record's move byte is
+    /// then a placeholder (none for a terminal loss, 1 otherwise, so that
+    /// [`Value::from_record`] reads the value), and its illegal slots hold other values.
     pub fn section_records(&self, s: &super::SectionInfo) -> std::io::Result<Cow<'_, [u8]>> {
-        self.map.bytes(s.offset, s.byte_len())
+        let Some(blocks) = &self.blocks else {
+            return self.map.bytes(s.offset, s.byte_len());
+        };
+        let k = self
+            .header
+            .sections
+            .iter()
+            .position(|x| x.name == s.name)
+            .unwrap_or(0);
+        let values = blocks
+            .section_values(&self.map, k)
+            .map_err(std::io::Error::other)?;
+        Ok(values
+            .iter()
+            .flat_map(|&b| {
+                let v = Value::from_packed(b);
+                [v.to_byte(), if v == Value::Loss(0) { NO_MOVE } else { 1 }]
+            })
+            .collect())
+    }
+
+    /// Whether this is a compressed table (values only: no best moves, and illegal slots
+    /// not marked).
+    pub fn is_compressed(&self) -> bool {
+        self.blocks.is_some()
+    }
+
+    /// The number of blocks of a compressed table.
+    pub fn compressed_blocks(&self) -> Option<usize> {
+        self.blocks.as_ref().map(Blocks::len)
     }
 
     /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
+    /// In a compressed table an illegal slot holds some other value: ask only for slots
+    /// the game says are legal.
     #[inline]
     pub fn value(&self, index: Index) -> Value {
+        if let Some(blocks) = &self.blocks {
+            return blocks
+                .packed(&self.map, index)
+                .map_or(Value::Illegal, Value::from_packed);
+        }
         let (v, mv) = self.record(index);
         Value::from_record(v, mv)
     }
 
+    /// The best move stored at `index` (`NO_MOVE` for none); `None` for a compressed
+    /// table, which stores none.
+    #[inline]
+    pub fn stored_move(&self, index: Index) -> Option<u8> {
+        self.blocks.is_none().then(|| self.record(index).1)
+    }
+
     /// The record `[value byte, move byte]` at `index`; `(0, 0)` (illegal, no move) outside
     /// the table, so a wrong index can never crash a prober.
+    /// A compressed table answers with its value byte and a placeholder move, as
+    /// [`Table::section_records`] does.
     #[inline]
     pub fn record(&self, index: Index) -> (u8, u8) {
+        if self.blocks.is_some() {
+            let v = self.value(index);
+            return (v.to_byte(), if v == Value::Loss(0) { NO_MOVE } else { 1 });
+        }
         let mut k = self.starts.len();
         while k > 0 {
             k -= 1;

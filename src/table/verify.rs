@@ -5,7 +5,10 @@
 //! slots are marked illegal, and the stored move is a legal move achieving the value. Any
 //! single changed byte breaks one of these (or the payload checksum, checked first). The
 //! per-distance statistics in the header are recomputed from the records and compared; the
-//! header checksum and the zero padding were checked when the file was opened.
+//! header checksum and the zero padding were checked when the file was opened. A
+//! compressed table has only values: each legal slot's value is checked (illegal slots
+//! hold anything), its blocks' checksums, and its statistics with illegal slots counted
+//! from the game.
 
 use rayon::prelude::*;
 
@@ -37,8 +40,14 @@ impl VerifyReport {
 
 /// What a record should be, or why it is wrong.
 fn check_one<G: GameText>(game: &G, table: &Table, i: Index) -> Result<(), String> {
-    let (vb, mv) = table.record(i);
-    let stored = Value::from_record(vb, mv);
+    // A compressed table stores no move, and nothing for an illegal slot.
+    let Some(mv) = table.stored_move(i) else {
+        return match game.decode(i) {
+            Some(pos) => check_value(game, table, i, &pos, &mut Vec::new()),
+            None => Ok(()),
+        };
+    };
+    let stored = table.value(i);
     let Some(pos) = game.decode(i) else {
         return if stored == Value::Illegal && mv == NO_MOVE {
             Ok(())
@@ -49,28 +58,14 @@ fn check_one<G: GameText>(game: &G, table: &Table, i: Index) -> Result<(), Strin
         };
     };
     let name = || format!("{} (index {i})", game.position_text(&pos));
-    if let Some(t) = game.terminal(&pos) {
-        return if stored == t && mv == NO_MOVE {
+    let mut succ = Vec::new();
+    check_value(game, table, i, &pos, &mut succ)?;
+    if game.terminal(&pos).is_some() {
+        return if mv == NO_MOVE {
             Ok(())
         } else {
-            Err(format!(
-                "{}: terminal {t:?}, stored {stored:?} move {mv}",
-                name()
-            ))
+            Err(format!("{}: terminal, but move {mv} stored", name()))
         };
-    }
-    let mut succ = Vec::new();
-    game.successors(&pos, &mut succ);
-    let best = succ
-        .iter()
-        .map(|s| outcome_value(table, s.to))
-        .min_by_key(|v| v.move_rank())
-        .map_or(Value::Draw, Value::back);
-    if stored != best {
-        return Err(format!(
-            "{}: stored {stored:?}, its moves give {best:?}",
-            name()
-        ));
     }
     if mv == NO_MOVE {
         return if stored.is_decisive() {
@@ -90,6 +85,56 @@ fn check_one<G: GameText>(game: &G, table: &Table, i: Index) -> Result<(), Strin
     }
 }
 
+/// Whether the value stored for the legal position `pos` at `i` is its terminal value, or
+/// the best its moves give (listed into `succ`).
+fn check_value<G: GameText>(
+    game: &G,
+    table: &Table,
+    i: Index,
+    pos: &G::Position,
+    succ: &mut Vec<crate::game::Successor>,
+) -> Result<(), String> {
+    let stored = table.value(i);
+    let name = || format!("{} (index {i})", game.position_text(pos));
+    if let Some(t) = game.terminal(pos) {
+        return if stored == t {
+            Ok(())
+        } else {
+            Err(format!("{}: terminal {t:?}, stored {stored:?}", name()))
+        };
+    }
+    game.successors(pos, succ);
+    let best = succ
+        .iter()
+        .map(|s| outcome_value(table, s.to))
+        .min_by_key(|v| v.move_rank())
+        .map_or(Value::Draw, Value::back);
+    if stored != best {
+        return Err(format!(
+            "{}: stored {stored:?}, its moves give {best:?}",
+            name()
+        ));
+    }
+    Ok(())
+}
+
+/// The histogram of section `k`'s values by [`Value::code`], illegal slots known from the
+/// game (a compressed table does not mark them); `None` if it cannot be read.
+fn value_histogram<G: GameText>(game: &G, table: &Table, k: usize) -> Option<Vec<u64>> {
+    let first: u64 = table.header().sections[..k].iter().map(|s| s.records).sum();
+    let s = &table.header().sections[k];
+    let records = table.section_records(s).ok()?;
+    let mut h = vec![0u64; super::VALUE_CODES];
+    for (j, r) in records.chunks_exact(2).enumerate() {
+        let v = match game.decode(first + j as u64) {
+            Some(_) => Value::from_record(r[0], r[1]),
+            None => Value::Illegal,
+        };
+        h[v.code() as usize] += 1;
+    }
+    Some(h)
+}
+
 /// Check the checksums, then every record; report at most `limit` mismatches by name.
 pub fn verify<G: GameText>(
     game: &G,
@@ -102,13 +147,20 @@ pub fn verify<G: GameText>(
         .header()
         .sections
         .iter()
-        .filter(|s| {
+        .enumerate()
+        .filter(|&(k, s)| {
             // An unreadable section (a file read at positions that shrank) does not match.
-            table
-                .section_records(s)
-                .map_or(true, |r| super::writer::histogram(&r) != s.histogram)
+            let h = if table.is_compressed() {
+                value_histogram(game, table, k)
+            } else {
+                table
+                    .section_records(s)
+                    .ok()
+                    .map(|r| super::writer::histogram(&r))
+            };
+            h.as_ref() != Some(&s.histogram)
         })
-        .map(|s| s.name.clone())
+        .map(|(_, s)| s.name.clone())
         .collect();
     let n = table.size();
     progress.phase("verifying", n);

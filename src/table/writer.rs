@@ -192,6 +192,22 @@ pub fn write_records(
     records: &dyn Records,
     progress: &dyn Progress,
 ) -> Result<(PathBuf, Header), TableError> {
+    write_records_as(dir, game, name, params, sections, records, None, progress)
+}
+
+/// [`write_records`], refusing (nothing written) unless each section's checksum is the
+/// one in `expect` (a table rebuilt from its compressed form must be the dense original).
+#[allow(clippy::too_many_arguments)]
+pub fn write_records_as(
+    dir: &Path,
+    game: &str,
+    name: &str,
+    params: Vec<(String, i64)>,
+    sections: &[Section],
+    records: &dyn Records,
+    expect: Option<&[u64]>,
+    progress: &dyn Progress,
+) -> Result<(PathBuf, Header), TableError> {
     let expected: u64 = sections.iter().map(|s| s.len).sum();
     assert_eq!(expected, records.slots(), "records match the sections");
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
@@ -225,7 +241,7 @@ pub fn write_records(
         w.write_all(&head).map_err(io_err(tmp.path()))?;
         let mut first = 0u64;
         let mut buf = Vec::new();
-        for s in &mut header.sections {
+        for (k, s) in header.sections.iter_mut().enumerate() {
             w.seek(SeekFrom::Start(s.offset))
                 .map_err(io_err(tmp.path()))?;
             let mut hash = xxhash_rust::xxh3::Xxh3::new();
@@ -258,6 +274,16 @@ pub fn write_records(
                 });
             }
             s.checksum = hash.digest();
+            if let Some(&want) = expect.and_then(|e| e.get(k)) {
+                if s.checksum != want {
+                    return Err(TableError::Checksum {
+                        path: path.clone(),
+                        part: format!("section '{}' as rebuilt", s.name),
+                        stored: want,
+                        computed: s.checksum,
+                    });
+                }
+            }
         }
         // The checksums are fixed-size fields: the header keeps its length.
         let head_final = header.encode();
@@ -269,6 +295,12 @@ pub fn write_records(
     tmp.as_file()
         .set_len(header.file_len())
         .map_err(io_err(tmp.path()))?;
+    persist(tmp, &path)?;
+    Ok((path, header))
+}
+
+/// Make the written temporary file `tmp` the table `path`: readable by all, synced, renamed.
+fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> Result<(), TableError> {
     // Temporary files are created private (0600); a finished table is ordinary data that
     // other users and the server may read.
     #[cfg(unix)]
@@ -279,11 +311,35 @@ pub fn write_records(
             .map_err(io_err(tmp.path()))?;
     }
     tmp.as_file().sync_all().map_err(io_err(tmp.path()))?;
-    tmp.persist(&path).map_err(|e| TableError::Io {
-        path: path.clone(),
+    tmp.persist(path).map_err(|e| TableError::Io {
+        path: path.to_path_buf(),
         source: e.error,
     })?;
-    Ok((path, header))
+    Ok(())
+}
+
+/// Write `head` then `parts` as `dir/<name>.<extension>`, atomically as a dense table is
+/// (a compressed table). Returns the path.
+pub fn write_parts(
+    dir: &Path,
+    name: &str,
+    extension: &str,
+    head: &[u8],
+    parts: &[Vec<u8>],
+) -> Result<PathBuf, TableError> {
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let path = dir.join(format!("{name}.{extension}"));
+    let tmp = locked_temp(dir, name)?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        w.write_all(head).map_err(io_err(tmp.path()))?;
+        for p in parts {
+            w.write_all(p).map_err(io_err(tmp.path()))?;
+        }
+        w.flush().map_err(io_err(tmp.path()))?;
+    }
+    persist(tmp, &path)?;
+    Ok(path)
 }
 
 #[cfg(test)]

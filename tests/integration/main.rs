@@ -14,6 +14,7 @@ mod chess_facts;
 mod chess_movegen;
 mod cli;
 mod cli_bad_input;
+mod compressed;
 mod conformance;
 mod distributed;
 mod gomoku_cli;

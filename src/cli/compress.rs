@@ -1,0 +1,127 @@
+//! `retro compress` and `retro decompress`: a table's compressed form beside its dense one,
+//! and the dense one back from it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use retro::progress::Bar;
+use retro::registry;
+use retro::table::{compressed, Table, EXTENSION};
+
+/// Options of `retro compress`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct CompressArgs {
+    /// Dense table files (.rtb); each gets a compressed twin (.rtbc) beside it.
+    pub files: Vec<PathBuf>,
+    /// Every dense table in this folder (a twin already there is made again).
+    #[arg(long, value_name = "DIR")]
+    pub all: Option<PathBuf>,
+    /// Worker threads (default: one per core). The file is identical whatever the count.
+    #[arg(long, value_parser = super::threads)]
+    pub threads: Option<usize>,
+}
+
+/// Options of `retro decompress`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct DecompressArgs {
+    /// A compressed table (.rtbc). The tables its game reads besides its own (chess
+    /// sub-tables) are looked for beside it.
+    pub file: PathBuf,
+    /// Folder for the dense table (default: beside the compressed one).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = super::threads)]
+    pub threads: Option<usize>,
+}
+
+/// The dense tables `retro compress` was given.
+fn inputs(a: &CompressArgs) -> Result<Vec<PathBuf>> {
+    let mut files = a.files.clone();
+    if let Some(dir) = &a.all {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("reading {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    if files.is_empty() {
+        bail!("give table files (.rtb) to compress, or --all DIR");
+    }
+    Ok(files)
+}
+
+pub fn run_compress(a: &CompressArgs) -> Result<bool> {
+    let files = inputs(a)?;
+    let (mut dense, mut small) = (0u64, 0u64);
+    let start = std::time::Instant::now();
+    for f in &files {
+        let (d, s) = compress_one(f, a.threads)?;
+        dense += d;
+        small += s;
+    }
+    if files.len() > 1 {
+        outln!(
+            "{} tables: {dense} bytes dense, {small} bytes compressed ({:.1}x) in {:.1} s",
+            files.len(),
+            dense as f64 / small.max(1) as f64,
+            start.elapsed().as_secs_f64()
+        )?;
+    }
+    Ok(true)
+}
+
+/// Compress one dense table beside itself; its dense and compressed sizes.
+pub fn compress_one(file: &Path, threads: Option<usize>) -> Result<(u64, u64)> {
+    let table = Table::open(file)?;
+    if table.is_compressed() {
+        bail!("{} is already compressed", file.display());
+    }
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = dir.unwrap_or(Path::new("."));
+    let bar = Bar::new();
+    let t = std::time::Instant::now();
+    let c = retro::generate::with_threads(threads, || compressed::compress(&table, dir, &bar))??;
+    bar.finish();
+    outln!(
+        "wrote {} ({} bytes, {} blocks): {:.1}x smaller than {} ({} bytes), in {:.1} s",
+        c.path.display(),
+        c.bytes,
+        c.blocks,
+        c.dense_bytes as f64 / c.bytes.max(1) as f64,
+        file.display(),
+        c.dense_bytes,
+        t.elapsed().as_secs_f64()
+    )?;
+    Ok((c.dense_bytes, c.bytes))
+}
+
+pub fn run_decompress(a: &DecompressArgs) -> Result<bool> {
+    let loaded = registry::open_file(&a.file, true)?;
+    if !loaded.table.is_compressed() {
+        bail!("{} is not a compressed table", a.file.display());
+    }
+    let dir = match &a.out {
+        Some(d) => d.clone(),
+        None => a
+            .file
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf(),
+    };
+    let bar = Bar::new();
+    let (path, _) = retro::generate::with_threads(a.threads, || {
+        retro::rebuild::decompress(&*loaded.plugin, &loaded.table, &dir, &bar)
+    })??;
+    bar.finish();
+    outln!(
+        "wrote {} ({} bytes), identical to the table compressed (its checksums match)",
+        path.display(),
+        std::fs::metadata(&path)?.len()
+    )?;
+    Ok(true)
+}
