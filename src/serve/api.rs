@@ -66,6 +66,8 @@ pub struct TableInfo {
     pub url: Option<String>,
     /// File size in bytes.
     pub bytes: u64,
+    /// The file is the compressed form (`.rtbc`: values only, best moves found on probing).
+    pub compressed: bool,
     /// Number of records (slots of the index space, legal or not).
     pub records: u64,
     /// Unit of the distances below: `moves` or `plies`.

@@ -226,6 +226,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
         title: plugin.title(),
         params: h.params.iter().cloned().collect::<BTreeMap<_, _>>(),
         bytes: table.file_len(),
+        compressed: table.is_compressed(),
         records: h.records(),
         unit: match unit {
             DistanceUnit::Moves => "moves",

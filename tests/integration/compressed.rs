@@ -284,6 +284,13 @@ fn the_server_serves_compressed_tables() {
         std::fs::metadata(compressed_file("KQvKR")).unwrap().len()
     );
     assert_eq!(kqvkr["url"], "/tables/KQvKR.rtbc");
+    assert_eq!(kqvkr["compressed"], true);
+    let list: serde_json::Value = serde_json::from_slice(&dense.list_json()).unwrap();
+    assert!(list["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["compressed"] == false));
     for fen in [
         "8/8/8/8/8/2k5/8/KQ5r w - - 0 1",
         "8/8/8/8/8/2k5/8/KQ5r b - - 0 1",

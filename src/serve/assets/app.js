@@ -104,7 +104,7 @@ function renderInfo(t) {
       stat("draws", fmtInt(h.draws), "draw"),
       h.longest !== null ? stat(`longest (${t.unit})`, String(h.longest)) : null,
       // No url: the file lies outside the tables folder and is not offered for download.
-      stat("file", t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes))
+      stat(t.compressed ? "file, compressed" : "file", t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes))
     ),
     t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null,
     el(

@@ -65,7 +65,13 @@ const COLUMNS = [
     num: true,
     wide: true,
     key: (t) => t.bytes,
-    cell: (t) => el("td", { class: "num" }, t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes)),
+    cell: (t) =>
+      el(
+        "td",
+        { class: "num", title: t.compressed ? "compressed (.rtbc)" : "dense (.rtb)" },
+        t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes),
+        t.compressed ? el("small", { class: "compressed-tag" }, " z") : null
+      ),
   },
   {
     id: "longest",
@@ -153,7 +159,7 @@ export function mountTables(root, tables, materials, open) {
         "p",
         { class: "muted", id: "tables-summary" },
         `${fmtInt(tables.length)} tables served, ${fmtBytes(totalBytes)} in all; ${chessHere} of the ${materials.length} chess materials up to ${materials.length ? Math.max(...materials.map((m) => m.pieces)) : 0} pieces. `,
-        "Per side to move, the share of positions won, drawn and lost (green, grey, red). Click a column to sort; a table's name opens its board, “longest” its longest win or loss."
+        "Per side to move, the share of positions won, drawn and lost (green, grey, red); a file marked z is compressed. Click a column to sort; a table's name opens its board, “longest” its longest win or loss."
       ),
       el("div", { class: "tables-scroll" }, table)
     )
