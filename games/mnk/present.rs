@@ -201,7 +201,13 @@ pub fn reachable(game: &Mnk, table: &Table) -> (u64, u64) {
                     let lo = t.base + blk * t.block_len;
                     let (mut all, mut classes) = (0u64, 0u64);
                     for i in lo..lo + t.block_len {
-                        if table.record(i).0 == Value::Illegal.to_byte() {
+                        // A compressed table does not mark illegal slots: the game knows.
+                        let illegal = if table.is_compressed() {
+                            game.decode(i).is_none()
+                        } else {
+                            table.record(i).0 == Value::Illegal.to_byte()
+                        };
+                        if illegal {
                             continue;
                         }
                         classes += 1;

@@ -109,16 +109,7 @@ pub fn open(path: &Path, map: &Storage) -> Result<(Header, Blocks), TableError> 
     }
     let h = map.bytes(0, hlen).map_err(io)?;
     let hlen = hlen as usize;
-    let stored = LE::read_u64(&h[hlen - 8..]);
-    let computed = checksum(&h[..hlen - 8]);
-    if stored != computed {
-        return Err(TableError::Checksum {
-            path: p(),
-            part: "header".into(),
-            stored,
-            computed,
-        });
-    }
+    super::reader::check_header_sum(path, &h)?;
     if block_slots == 0 {
         return Err(header_err(path, "zero slots per block"));
     }
@@ -221,7 +212,8 @@ impl Blocks {
         (records - start).min(self.block_slots) as usize
     }
 
-    /// Decode block `b`, checking its checksum and length first.
+    /// Decode block `b`, checking its checksum first (the file may have changed since it
+    /// was opened) and its length after.
     fn decode(&self, map: &Storage, b: usize) -> Result<Vec<u8>, String> {
         let (offset, size, sum) = self.blocks[b];
         let data = map
@@ -256,12 +248,19 @@ impl Blocks {
         Some(v)
     }
 
-    /// Every block's checksum and decoding, in parallel; the bad ones.
+    /// Every block's checksum, in parallel; the bad ones. (Decoding is checked as each
+    /// block is read: a block whose checksum matches is the one the writer made.)
     pub fn check(&self, map: &Storage, header: &Header) -> Vec<BadBlock> {
         (0..self.blocks.len())
             .into_par_iter()
             .filter_map(|b| {
-                self.decode(map, b).err().map(|detail| BadBlock {
+                let (offset, size, sum) = self.blocks[b];
+                let detail = match map.bytes(offset, size as u64) {
+                    Ok(data) if checksum(&data) == sum => return None,
+                    Ok(_) => "checksum mismatch: the file is damaged or was modified".to_string(),
+                    Err(e) => format!("cannot be read: {e}"),
+                };
+                Some(BadBlock {
                     block: b,
                     section: header.sections[self.section_of(b)].name.clone(),
                     detail,

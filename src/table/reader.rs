@@ -108,6 +108,22 @@ pub fn written_in_older_format(path: &Path) -> bool {
     read.is_ok() && head[..8] == MAGIC && (1..VERSION).contains(&LE::read_u32(&head[8..12]))
 }
 
+/// The header `h` (ending with its checksum) must hash to that checksum.
+pub(super) fn check_header_sum(path: &Path, h: &[u8]) -> Result<(), TableError> {
+    let n = h.len();
+    let stored = LE::read_u64(&h[n - 8..]);
+    let computed = checksum(&h[..n - 8]);
+    if stored != computed {
+        return Err(TableError::Checksum {
+            path: path.to_path_buf(),
+            part: "header".into(),
+            stored,
+            computed,
+        });
+    }
+    Ok(())
+}
+
 impl Table {
     /// Open and check everything, payload checksums included.
     pub fn open(path: &Path) -> Result<Table, TableError> {
@@ -256,17 +272,7 @@ impl Table {
             });
         }
         let hbytes = read(0, hlen)?;
-        let hlen = hlen as usize;
-        let stored = LE::read_u64(&hbytes[hlen - 8..hlen]);
-        let computed = checksum(&hbytes[..hlen - 8]);
-        if stored != computed {
-            return Err(TableError::Checksum {
-                path: p(),
-                part: "header".into(),
-                stored,
-                computed,
-            });
-        }
+        check_header_sum(path, &hbytes)?;
         let header =
             Header::decode(&hbytes).map_err(|detail| TableError::Header { path: p(), detail })?;
         let mut starts = Vec::new();

@@ -291,6 +291,16 @@ fn the_server_serves_compressed_tables() {
         .unwrap()
         .iter()
         .all(|t| t["compressed"] == false));
+    // Its statistics page: the same figures and longest positions, and intact blocks.
+    let stats = |s: &retro::serve::AppState| {
+        let t = retro::serve::stats::table_stats("KQvKR", s.table("KQvKR").unwrap());
+        let mut j = serde_json::to_value(t).unwrap();
+        j["bytes"] = serde_json::Value::Null;
+        j
+    };
+    let (a, b) = (stats(&small), stats(&dense));
+    assert_eq!(a, b);
+    assert_eq!(a["sections"][0]["checksum_ok"], true);
     for fen in [
         "8/8/8/8/8/2k5/8/KQ5r w - - 0 1",
         "8/8/8/8/8/2k5/8/KQ5r b - - 0 1",
