@@ -277,7 +277,7 @@ impl Table {
             Header::decode(&hbytes).map_err(|detail| TableError::Header { path: p(), detail })?;
         let mut starts = Vec::new();
         let mut index = 0u64;
-        let mut end = hlen as u64;
+        let mut end = hlen;
         for s in &header.sections {
             // Each payload starts at the first aligned offset after what precedes it.
             if s.offset % ALIGN != 0 || s.offset < end || s.offset - end >= ALIGN {
