@@ -212,9 +212,8 @@ impl Blocks {
         (records - start).min(self.block_slots) as usize
     }
 
-    /// Decode block `b`, checking its checksum first (the file may have changed since it
-    /// was opened) and its length after.
-    fn decode(&self, map: &Storage, b: usize) -> Result<Vec<u8>, String> {
+    /// The compressed bytes of block `b`, if they still hash to its checksum.
+    fn raw<'m>(&self, map: &'m Storage, b: usize) -> Result<std::borrow::Cow<'m, [u8]>, String> {
         let (offset, size, sum) = self.blocks[b];
         let data = map
             .bytes(offset, size as u64)
@@ -222,6 +221,13 @@ impl Blocks {
         if checksum(&data) != sum {
             return Err("checksum mismatch: the file is damaged or was modified".into());
         }
+        Ok(data)
+    }
+
+    /// Decode block `b`, checking its checksum first (the file may have changed since it
+    /// was opened) and its length after.
+    fn decode(&self, map: &Storage, b: usize) -> Result<Vec<u8>, String> {
+        let data = self.raw(map, b)?;
         let want = self.slots_in(b);
         let out =
             zstd::bulk::decompress(&data, want).map_err(|e| format!("does not decode: {e}"))?;
@@ -254,13 +260,7 @@ impl Blocks {
         (0..self.blocks.len())
             .into_par_iter()
             .filter_map(|b| {
-                let (offset, size, sum) = self.blocks[b];
-                let detail = match map.bytes(offset, size as u64) {
-                    Ok(data) if checksum(&data) == sum => return None,
-                    Ok(_) => "checksum mismatch: the file is damaged or was modified".to_string(),
-                    Err(e) => format!("cannot be read: {e}"),
-                };
-                Some(BadBlock {
+                self.raw(map, b).err().map(|detail| BadBlock {
                     block: b,
                     section: header.sections[self.section_of(b)].name.clone(),
                     detail,
