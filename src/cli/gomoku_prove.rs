@@ -11,7 +11,7 @@ use retro::gomoku::graft::{after_black, after_white};
 use retro::gomoku::limit::MoveLimit;
 use retro::gomoku::pns::{prove, ProofResult, ProveConfig};
 use retro::gomoku::position::Position;
-use retro::gomoku::quiet::{four_cells, has_double_move, three_cells};
+use retro::gomoku::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use retro::gomoku::report::format_line;
 use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use retro::gomoku::threat::{prove_win_defender_to_move, SearchConfig};
@@ -116,29 +116,41 @@ fn counts(n: &BlackNode) -> (u64, u64, u64) {
 }
 
 /// When the threat search alone proves the root (black to move), the strategy still needs
-/// black's first move: the first of the threat search's own move kinds (fours, threes,
-/// other cells of windows with `k - 3` black stones) after which black wins against every
-/// reply within the rest of the budget.
+/// black's first move: the first of the threat search's own move kinds after which black
+/// wins against every reply within the rest of the budget. Those are, as in the search: a
+/// five if black has one; else, when white threatens five, the blocks, black's only
+/// moves; else fours, threes and the other cells of windows with `k - 3` black stones.
 fn first_threat_move(board: &Board, cfg: &ProveConfig) -> Option<(u16, u32)> {
     let mut b = board.clone();
     let budget = cfg.max_moves.saturating_sub(b.count(Color::Black));
-    let fours = four_cells(&b, Color::Black, cfg.rules);
-    let mut threes = Vec::new();
-    let mut others = Vec::new();
-    for c in three_cells(&b, Color::Black, cfg.rules) {
-        if fours.contains(&c) {
-            continue;
-        }
-        b.place(c, Color::Black);
-        let three = has_double_move(&mut b, Color::Black, cfg.rules);
-        b.remove(c, Color::Black);
-        if three {
-            threes.push(c);
-        } else {
-            others.push(c);
-        }
+    if let Some(&c) = winning_cells(&b, Color::Black, cfg.rules).first() {
+        return Some((c as u16, 0));
     }
-    for c in fours.into_iter().chain(threes).chain(others) {
+    let blocks = winning_cells(&b, Color::White, cfg.rules);
+    let candidates: Vec<usize> = if !blocks.is_empty() {
+        // A threat proof can start with a forced block (it then threatens as it blocks):
+        // no other move of black's survives white's five.
+        blocks
+    } else {
+        let fours = four_cells(&b, Color::Black, cfg.rules);
+        let mut threes = Vec::new();
+        let mut others = Vec::new();
+        for c in three_cells(&b, Color::Black, cfg.rules) {
+            if fours.contains(&c) {
+                continue;
+            }
+            b.place(c, Color::Black);
+            let three = has_double_move(&mut b, Color::Black, cfg.rules);
+            b.remove(c, Color::Black);
+            if three {
+                threes.push(c);
+            } else {
+                others.push(c);
+            }
+        }
+        fours.into_iter().chain(threes).chain(others).collect()
+    };
+    for c in candidates {
         b.place(c, Color::Black);
         let five = b.five_through(c, Color::Black, cfg.rules);
         let p = if five {

@@ -139,6 +139,28 @@ fn prove_finds_a_quiet_win_and_its_strategy_validates() {
     assert_eq!(out.status.code(), Some(0), "{text}");
 }
 
+/// A root proven by the threat search alone, whose first black move is the block of
+/// white's four (f12 g12 h12 i12, blocked at j12): proven, exit 0, and the strategy
+/// written validates. It once said "the first move could not be isolated" and exited 2,
+/// looking for the first move among black's own threats only.
+#[test]
+fn prove_writes_a_threat_proof_that_starts_with_a_forced_block() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let moves =
+        "h8 i9 g9 i7 g10 h7 i10 h10 g11 g12 f10 g7 j7 h11 f11 h9 f13 h12 h13 f12 e11 d12 e12 i12";
+    let (out, text) = prove(dir.path(), &[moves, "--out", "s.json"]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("black wins by stone 33"), "{text}");
+    assert!(text.contains("12. e12 i12 13. j12;"), "{text}");
+    let (out, text) = validate_path(
+        &dir.path().join("s.json"),
+        dir.path(),
+        &["--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("VALID"), "{text}");
+}
+
 #[test]
 fn prove_says_not_proven_with_what_it_tried() {
     let dir = tempfile::tempdir().expect("temp dir");
