@@ -1,5 +1,6 @@
 //! The compressed table (`<name>.rtbc`): a table's values only, in independently decodable,
-//! checksummed zstd blocks, read a block at a time through a small cache.
+//! checksummed zstd blocks, read a block at a time through a cache (at most 1 GiB of
+//! decoded blocks for the whole process).
 //!
 //! What is stored, and why it is enough:
 //!
@@ -54,8 +55,15 @@ pub const BLOCK_SLOTS: u32 = 1 << 16;
 /// 16 gives 24.4 MB in 13.7 s, 19 gives 24.1 MB in 28 s (generating them takes 28 s);
 /// decoding speed hardly depends on it.
 const LEVEL: i32 = 16;
-/// Decoded blocks kept per table (direct-mapped by block number): 16 MiB at most.
-const CACHE_BLOCKS: usize = 256;
+/// Places for decoded blocks per table (direct-mapped by block number): every block of a
+/// 4-piece table or of a pawnless 5-piece one (3,697 blocks), a third of KRPvKR's.
+const CACHE_BLOCKS: usize = 4096;
+/// Decoded blocks held by all tables of the process at most, in bytes: past it, a block
+/// decoded into an empty place is used once and not kept, so memory stays bounded however
+/// many tables a server holds.
+const CACHE_BUDGET: usize = 1 << 30;
+/// Bytes of decoded blocks held now, over all tables.
+static CACHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Where the blocks of an open compressed table are, and the ones decoded lately.
 pub struct Blocks {
@@ -159,7 +167,7 @@ pub fn open(path: &Path, map: &Storage) -> Result<(Header, Blocks), TableError> 
         first += s.records;
         block += s.records.div_ceil(block_slots) as usize;
     }
-    let cache = (0..CACHE_BLOCKS).map(|_| Mutex::new(None)).collect();
+    let cache = (0..CACHE_BLOCKS.min(n)).map(|_| Mutex::new(None)).collect();
     Ok((
         header,
         Blocks {
@@ -169,6 +177,18 @@ pub fn open(path: &Path, map: &Storage) -> Result<(Header, Blocks), TableError> 
             cache,
         },
     ))
+}
+
+impl Drop for Blocks {
+    /// The blocks this table held no longer count against [`CACHE_BUDGET`].
+    fn drop(&mut self) {
+        let held: usize = self
+            .cache
+            .iter_mut()
+            .filter_map(|c| c.get_mut().ok()?.as_ref().map(|(_, d)| d.len()))
+            .sum();
+        CACHED.fetch_sub(held, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// A block that cannot be used: its number, its section, and why.
@@ -240,8 +260,9 @@ impl Blocks {
     /// The value byte ([`Value::packed`]) of slot `index`; `None` outside the table or if
     /// its block is damaged (the file changed since it was opened and checked).
     pub fn packed(&self, map: &Storage, index: Index) -> Option<u8> {
+        use std::sync::atomic::Ordering::Relaxed;
         let (b, k) = self.locate(index)?;
-        let slot = &self.cache[b % CACHE_BLOCKS];
+        let slot = &self.cache[b % self.cache.len()];
         if let Some((cached, data)) = &*slot.lock().unwrap_or_else(|e| e.into_inner()) {
             if *cached == b {
                 return Some(data[k]);
@@ -250,7 +271,13 @@ impl Blocks {
         // Decoded outside the lock: other threads keep reading their blocks.
         let data: Arc<[u8]> = self.decode(map, b).ok()?.into();
         let v = data[k];
-        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((b, data));
+        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+        let freed = held.as_ref().map_or(0, |(_, d)| d.len());
+        if freed > 0 || CACHED.load(Relaxed) + data.len() <= CACHE_BUDGET {
+            CACHED.fetch_add(data.len(), Relaxed);
+            CACHED.fetch_sub(freed, Relaxed);
+            *held = Some((b, data));
+        }
         Some(v)
     }
 
