@@ -21,14 +21,11 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
     let value = table.value(index);
     // A compressed table stores no move: the solver's choice, the first move of the
     // stored (canonical) position reaching the value, is found again from the values.
-    let stored = table
-        .stored_move(index)
-        .unwrap_or_else(|| match game.decode(index) {
-            Some(canonical) if game.terminal(&canonical).is_none() => {
-                game.first_successor(&canonical, &|to| outcome_value(table, to).back() == value)
-            }
-            _ => NO_MOVE,
-        });
+    let stored = table.stored_move(index).unwrap_or_else(|| {
+        game.decode(index).map_or(NO_MOVE, |canonical| {
+            solver_move(game, table, &canonical, value)
+        })
+    });
     let mut succ = Vec::new();
     if game.terminal(pos).is_none() {
         game.successors(pos, &mut succ);
@@ -52,6 +49,16 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
         moves[..=k].rotate_right(1);
     }
     Probed { value, best, moves }
+}
+
+/// The move byte the solver stores for the stored position `pos` of value `value`: none
+/// for a terminal position, else the first move, in the game's move order, reaching the
+/// value (by `table`'s values).
+pub fn solver_move<G: Game>(game: &G, table: &Table, pos: &G::Position, value: Value) -> u8 {
+    if game.terminal(pos).is_some() {
+        return NO_MOVE;
+    }
+    game.first_successor(pos, &|to| outcome_value(table, to).back() == value)
 }
 
 /// The value (for the side then to move) of where a move leads.

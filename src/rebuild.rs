@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::game::{Game, Index, Records, Value, NO_MOVE};
-use crate::probe::outcome_value;
+use crate::probe::solver_move;
 use crate::progress::Progress;
 use crate::registry::Plugin;
 use crate::table::{write_records_as, Header, Table, TableError};
@@ -61,12 +61,7 @@ impl<G: Game> Records for Rebuilt<'_, G> {
             };
             let value = self.table.value(i);
             rec[0] = value.to_byte();
-            rec[1] = match self.game.terminal(&pos) {
-                Some(_) => NO_MOVE,
-                None => self
-                    .game
-                    .first_successor(&pos, &|to| outcome_value(self.table, to).back() == value),
-            };
+            rec[1] = solver_move(self.game, self.table, &pos, value);
         }
     }
 }
