@@ -177,6 +177,18 @@ impl Value {
         }
     }
 
+    /// What a value counts for when the count restarts before it (a zeroing move under
+    /// the 50-move rule): only whether it comes within `limit` plies. A win or loss in time
+    /// becomes one at distance 0, a later one one at `limit` (a cursed win, a blessed loss),
+    /// so that the move into it is worth 1 or `limit + 1` plies ([`Value::back`]).
+    pub fn restarted(self, limit: u16) -> Value {
+        match self {
+            Value::Win(p) => Value::Win(if p <= limit { 0 } else { limit }),
+            Value::Loss(p) => Value::Loss(if p <= limit { 0 } else { limit }),
+            v => v,
+        }
+    }
+
     /// True for a win or a loss.
     pub fn is_decisive(self) -> bool {
         matches!(self, Value::Win(_) | Value::Loss(_))
@@ -199,6 +211,19 @@ pub enum Outcome {
     /// reports `Known(extra)`. Such a move is not listed by [`Game::predecessors`]: the
     /// solver follows it from the mover's side.
     Augmented { index: Index, extra: Value },
+    /// A position of the index space reached by a move that restarts the count (chess's
+    /// zeroing moves under the 50-move rule, for distance to zeroing): the mover cares
+    /// only whether the position's result comes within `limit` plies, not how soon, so
+    /// its value counts as [`Value::restarted`]. `extra` is the best of the side then to
+    /// move's own moves outside the table (as in `Augmented`), if it has any. Only the
+    /// restarting solver ([`crate::solve::restart`]) follows such moves; the target must
+    /// lie in a tier solved before the mover's, and is not listed by
+    /// [`Game::predecessors`].
+    Restart {
+        index: Index,
+        limit: u16,
+        extra: Option<Value>,
+    },
 }
 
 impl Outcome {
@@ -208,6 +233,14 @@ impl Outcome {
             Outcome::Index(i) => stored(i),
             Outcome::Known(v) => v,
             Outcome::Augmented { index, extra } => stored(index).better(extra),
+            Outcome::Restart {
+                index,
+                limit,
+                extra,
+            } => {
+                let own = stored(index).restarted(limit);
+                extra.map_or(own, |e| own.better(e.restarted(limit)))
+            }
         }
     }
 }

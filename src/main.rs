@@ -105,6 +105,30 @@ struct GenerateArgs {
     /// Also write each table made in compressed form (.rtbc) beside it.
     #[arg(long)]
     compress: bool,
+    /// Chess: which metric to make. `dtm`: distance to mate with the best move
+    /// (`KQvKR.rtb`); `dtz`: distance to zeroing under the 50-move rule, as Syzygy counts
+    /// it (`KQvKR.dtz.rtb`, made from the sub-tables' DTZ tables); `both`.
+    #[arg(long, value_enum, default_value = "dtm")]
+    metric: MetricArg,
+}
+
+/// The `--metric` of `generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MetricArg {
+    Dtm,
+    Dtz,
+    Both,
+}
+
+impl MetricArg {
+    fn metrics(self) -> &'static [retro::table::Metric] {
+        use retro::table::Metric;
+        match self {
+            MetricArg::Dtm => &[Metric::Dtm],
+            MetricArg::Dtz => &[Metric::Dtz],
+            MetricArg::Both => &[Metric::Dtm, Metric::Dtz],
+        }
+    }
 }
 
 #[derive(Args)]
@@ -187,6 +211,12 @@ fn cmd_generate(a: GenerateArgs) -> Result<bool> {
             a.game
         );
     }
+    if a.metric != MetricArg::Dtm {
+        bail!(
+            "--metric is for chess; '{}' has distance to the end only",
+            a.game
+        );
+    }
     generate_one(&table_name(&a)?, &a.out, a.threads, a.compress)
 }
 
@@ -198,33 +228,46 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
     }
     let materials: Vec<String> = a.material.iter().cloned().collect();
     let targets = cli::plan::targets(&materials, a.all)?;
-    let order = plan::closure(&targets);
+    if a.compress && a.metric != MetricArg::Dtm {
+        bail!("--compress is for DTM tables: DTZ tables are not compressed yet");
+    }
+    // Each material's tables, its DTM before its DTZ, in dependency order: a DTZ table
+    // reads its sub-materials' DTZ tables, which come first.
+    let order: Vec<(retro::chess::material::Material, retro::table::Metric)> =
+        plan::closure(&targets)
+            .into_iter()
+            .flat_map(|m| a.metric.metrics().iter().map(move |&k| (m.clone(), k)))
+            .collect();
     let total = order.len();
+    let name_of = |(m, k): &(retro::chess::material::Material, retro::table::Metric)| {
+        retro::chess::subtables::table_name(m, *k)
+    };
     // Which tables are missing, and whether they fit, before anything is written: a
     // damaged table in the way, or one too big for this machine, stops the run at once.
     let mut missing = Vec::new();
-    for m in &order {
-        let name = m.to_string();
-        if !plan::present(&a.out, m)
+    for t in &order {
+        let name = name_of(t);
+        if !plan::present_metric(&a.out, &t.0, t.1)
             .with_context(|| format!("{name} is in the way (delete it to make it anew)"))?
         {
-            missing.push(m.clone());
+            missing.push(t.clone());
         }
     }
+    let missing_materials: Vec<_> = missing.iter().map(|t| t.0.clone()).collect();
     let (available, source_of) = match a.max_memory {
         Some(n) => (Some(n), "--max-memory"),
         None => (retro::memory::available(), "MemAvailable"),
     };
     if let Some(available) = available {
-        plan::check_memory(&missing, available, source_of)?;
+        plan::check_memory(&missing_materials, available, source_of)?;
     }
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);
-    for (i, m) in order.iter().enumerate() {
-        let name = m.to_string();
+    for (i, t) in order.iter().enumerate() {
+        let name = name_of(t);
         // Looked at again: a copy of this run elsewhere (a retried task of a distributed
         // run) may have made it meanwhile.
-        if !missing.contains(m) || plan::present(&a.out, m).unwrap_or(false) {
+        if !missing.contains(t) || plan::present_metric(&a.out, &t.0, t.1).unwrap_or(false) {
             eprintln!("[{}/{total}] {name}: present, skipped", i + 1);
             skipped += 1;
             continue;

@@ -32,7 +32,7 @@ pub fn probe<G: Game>(game: &G, table: &Table, pos: &G::Position) -> Probed {
     }
     let mut moves: Vec<(u8, Value)> = succ
         .iter()
-        .map(|s: &Successor| (s.mv, outcome_value(table, s.to)))
+        .map(|s: &Successor| (s.mv, shown_value(table, s.to)))
         .collect();
     moves.sort_by_key(|&(_, v)| v.move_rank());
     let best = if stored != NO_MOVE {
@@ -61,7 +61,20 @@ pub fn solver_move<G: Game>(game: &G, table: &Table, pos: &G::Position, value: V
     game.first_successor(pos, &|to| outcome_value(table, to).back() == value)
 }
 
-/// The value (for the side then to move) of where a move leads.
+/// The value (for the side then to move) of where a move leads, as it counts for the mover.
 pub fn outcome_value(table: &Table, to: Outcome) -> Value {
     to.value(|i| table.value(i))
+}
+
+/// The value of the position a move leads to, as [`Probed::moves`] shows it: for a move
+/// that restarts the count, the position's own value (with the opponent's extra moves),
+/// not the class it counts for ([`outcome_value`]).
+pub fn shown_value(table: &Table, to: Outcome) -> Value {
+    match to {
+        Outcome::Restart { index, extra, .. } => {
+            let own = table.value(index);
+            extra.map_or(own, |e| own.better(e))
+        }
+        to => outcome_value(table, to),
+    }
 }

@@ -156,15 +156,23 @@ fn make_mnk(name: &str, _: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
 
 fn make_chess(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
     let bad = |e: String| RegistryError::BadParams(e);
-    let m = crate::chess::material::Material::parse(name).map_err(|e| bad(e.to_string()))?;
+    let (material, dtz) = match name.strip_suffix(crate::chess::subtables::DTZ_SUFFIX) {
+        Some(m) => (m, true),
+        None => (name, false),
+    };
+    let m = crate::chess::material::Material::parse(material).map_err(|e| bad(e.to_string()))?;
     if m.is_bare_kings() {
         return Err(bad("KvK has no table: two bare kings are a draw".into()));
     }
     let (c, _) = m.canonical();
-    if c.to_string() != name {
+    if c.to_string() != material {
         return Err(bad(format!(
             "the table of {m} is {c} (Syzygy's colouring and piece order)"
         )));
+    }
+    if dtz {
+        let game = crate::chess::dtz::ChessDtz::open(&c, dir).map_err(|e| bad(e.to_string()))?;
+        return Ok(Box::new(game));
     }
     let game = crate::chess::Chess::open(&c, dir).map_err(|e| bad(e.to_string()))?;
     Ok(Box::new(game))

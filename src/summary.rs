@@ -23,6 +23,9 @@ pub struct SectionStats {
 
 /// Statistics of every section, from the header's histograms.
 pub fn stats(header: &Header, unit: DistanceUnit) -> Vec<SectionStats> {
+    // A header that decoded names a metric this build reads.
+    let metric =
+        crate::table::Metric::of_params(&header.params).unwrap_or(crate::table::Metric::Dtm);
     header
         .sections
         .iter()
@@ -34,7 +37,7 @@ pub fn stats(header: &Header, unit: DistanceUnit) -> Vec<SectionStats> {
             };
             let mut dist = std::collections::BTreeMap::<u16, (u64, u64)>::new();
             for (code, &n) in s.histogram.iter().enumerate() {
-                let Some(v) = Value::from_code(code as u16).filter(|_| n > 0) else {
+                let Some(v) = metric.from_code(code).filter(|_| n > 0) else {
                     continue;
                 };
                 match v {

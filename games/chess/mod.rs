@@ -7,6 +7,7 @@
 
 pub mod bareking;
 pub mod board;
+pub mod dtz;
 pub mod fen;
 pub mod index;
 pub mod material;
@@ -15,6 +16,7 @@ pub mod notation;
 pub mod plan;
 pub mod position;
 pub mod present;
+pub mod present_dtz;
 pub mod router;
 pub mod subtables;
 

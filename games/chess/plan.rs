@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::index::Layout;
 use super::material::Material;
-use super::subtables::path_of;
 use crate::memory::Bytes;
 use crate::table::header::{Header, SectionInfo};
 
@@ -43,7 +42,17 @@ fn pawns(m: &Material) -> usize {
 /// file), and an error for a file that is there but damaged or of another table, which is
 /// never overwritten silently: the user decides what to do with it.
 pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableError> {
-    let path = path_of(dir, m);
+    present_metric(dir, m, crate::table::Metric::Dtm)
+}
+
+/// [`present`], for the table of `m` holding `metric`.
+pub fn present_metric(
+    dir: &Path,
+    m: &Material,
+    metric: crate::table::Metric,
+) -> Result<bool, crate::table::TableError> {
+    let name = super::subtables::table_name(m, metric);
+    let path = crate::registry::table_path(dir, &name);
     if !path.exists() || crate::table::written_in_older_format(&path) {
         return Ok(false);
     }
@@ -51,14 +60,15 @@ pub fn present(dir: &Path, m: &Material) -> Result<bool, crate::table::TableErro
     let l = super::index::Layout::new(m);
     let h = t.header();
     let shape = h.game == "chess"
-        && h.name == m.to_string()
+        && h.name == name
+        && t.metric() == metric
         && h.sections.len() == 2
         && h.sections.iter().all(|s| s.records == l.section);
     if !shape {
         return Err(crate::table::TableError::WrongGame {
             path,
             found: format!("{} '{}'", h.game, h.name),
-            expected: format!("chess '{m}'"),
+            expected: format!("chess '{name}'"),
         });
     }
     Ok(true)
@@ -218,7 +228,7 @@ mod tests {
         let p = crate::registry::plugin_in("KQvK", dir.path()).unwrap();
         crate::generate::generate(&*p, dir.path(), &crate::progress::Silent).unwrap();
         assert!(present(dir.path(), &m).unwrap());
-        let path = path_of(dir.path(), &m);
+        let path = super::super::subtables::path_of(dir.path(), &m);
         let good = std::fs::read(&path).unwrap();
         let mut old = good.clone();
         old[8..12].copy_from_slice(&2u32.to_le_bytes());

@@ -8,12 +8,12 @@ use super::position::Position;
 use crate::game::Value;
 use std::sync::Arc;
 
-use crate::table::{shared, Load, Table, TableError};
+use crate::table::{shared, Load, Metric, Table, TableError};
 
 /// Why the sub-tables of a material could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum SubTableError {
-    #[error("{material} needs its sub-table {child}, which is not in {dir}: create it with `retro generate chess {child} --out {dir}` (or generate {material} itself, which makes missing sub-tables first)", dir = .dir.display())]
+    #[error("{material} needs its sub-table {child}, which is not in {dir}: create it with `retro generate chess {material_of_child}{flag} --out {dir}` (or generate {material} itself, which makes missing sub-tables first)", dir = .dir.display(), material_of_child = .child.trim_end_matches(DTZ_SUFFIX), flag = if .child.ends_with(DTZ_SUFFIX) { " --metric dtz" } else { "" })]
     Missing {
         material: String,
         child: String,
@@ -68,6 +68,17 @@ pub struct SubTables {
     rules_only: bool,
 }
 
+/// What a DTZ table's name adds to its material's: `KQvKR.dtz`.
+pub const DTZ_SUFFIX: &str = ".dtz";
+
+/// The name of the table of `m` holding `metric`: `KQvKR`, `KQvKR.dtz`.
+pub fn table_name(m: &Material, metric: Metric) -> String {
+    match metric {
+        Metric::Dtm => m.to_string(),
+        Metric::Dtz => format!("{m}{DTZ_SUFFIX}"),
+    }
+}
+
 /// The table file of a material in `dir`.
 pub fn path_of(dir: &Path, m: &Material) -> PathBuf {
     crate::registry::table_path(dir, &m.to_string())
@@ -77,10 +88,20 @@ impl SubTables {
     /// Open every table one capture or promotion of `m` leads to, checking each file's
     /// checksums and shape.
     pub fn open(m: &Material, dir: &Path) -> Result<SubTables, SubTableError> {
+        SubTables::open_metric(m, dir, Metric::Dtm)
+    }
+
+    /// [`SubTables::open`], the tables of `metric`.
+    pub fn open_metric(
+        m: &Material,
+        dir: &Path,
+        metric: Metric,
+    ) -> Result<SubTables, SubTableError> {
         let mut subs = Vec::new();
         for child in m.children() {
-            let path = path_of(dir, &child);
-            let (material, name) = (m.to_string(), child.to_string());
+            let name = table_name(&child, metric);
+            let path = crate::registry::table_path(dir, &name);
+            let material = table_name(m, metric);
             if !path.exists() {
                 return Err(SubTableError::Missing {
                     material,
@@ -97,6 +118,7 @@ impl SubTables {
             let h = table.header();
             let shape_ok = h.game == "chess"
                 && h.name == name
+                && table.metric() == metric
                 && h.sections.len() == 2
                 && h.sections.iter().all(|s| s.records == layout.section);
             if !shape_ok {

@@ -63,6 +63,7 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
     let unit = plugin.distance_unit();
     let header = table.header();
     let counts = crate::summary::stats(header, unit);
+    let metric = table.metric();
     let mut first = 0u64;
     let mut sections = Vec::new();
     // A compressed table's records are made from its values here: its blocks' own
@@ -75,11 +76,11 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
     for (info, stats) in header.sections.iter().zip(counts) {
         // `None` if the records cannot be read (a large file cut since it was opened).
         let records = table.section_records(info).ok();
-        let longest_positions = longest(&info.histogram).map(|(value, plies)| {
+        let longest_positions = longest(&info.histogram, metric).map(|(value, plies)| {
             let positions = records
                 .iter()
                 .flat_map(|r| r.chunks_exact(2).enumerate())
-                .filter(|(_, r)| Value::from_record(r[0], r[1]) == value)
+                .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
                 .filter_map(|(i, _)| plugin.position_at(first + i as u64))
                 .take(LONGEST_SHOWN)
                 .collect();
@@ -91,7 +92,7 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
                 },
                 plies,
                 distance: unit.count(value).unwrap_or(plies),
-                count: info.histogram[value.code() as usize],
+                count: info.histogram[metric.code(value)],
                 positions,
             }
         });
@@ -125,10 +126,10 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
 /// The value and plies of the longest win or loss in a section's histogram (by value
 /// code; a win before a loss of the same length: the winner's view is the one people look
 /// up).
-fn longest(histogram: &[u64]) -> Option<(Value, u16)> {
-    (0..histogram.len() as u16)
-        .filter(|&c| histogram[c as usize] > 0)
-        .filter_map(|c| match Value::from_code(c)? {
+fn longest(histogram: &[u64], metric: crate::table::Metric) -> Option<(Value, u16)> {
+    (0..histogram.len())
+        .filter(|&c| histogram[c] > 0)
+        .filter_map(|c| match metric.from_code(c)? {
             v @ Value::Win(p) => Some((v, p, 1)),
             v @ Value::Loss(p) => Some((v, p, 0)),
             _ => None,
@@ -143,6 +144,7 @@ mod tests {
 
     #[test]
     fn longest_prefers_the_farthest_then_the_win() {
+        let longest_dtm = |h: &[u64]| longest(h, crate::table::Metric::Dtm);
         let histogram = |values: &[Value]| {
             let mut h = vec![0u64; crate::table::VALUE_CODES];
             for v in values {
@@ -158,12 +160,15 @@ mod tests {
             Value::Illegal,
             Value::Loss(0),
         ]);
-        assert_eq!(longest(&h), Some((Value::Loss(8), 8)));
+        assert_eq!(longest_dtm(&h), Some((Value::Loss(8), 8)));
         let h = histogram(&[Value::Win(7), Value::Loss(6), Value::Loss(0)]);
-        assert_eq!(longest(&h), Some((Value::Win(7), 7)));
-        assert_eq!(longest(&histogram(&[Value::Draw, Value::Illegal])), None);
+        assert_eq!(longest_dtm(&h), Some((Value::Win(7), 7)));
+        assert_eq!(
+            longest_dtm(&histogram(&[Value::Draw, Value::Illegal])),
+            None
+        );
         // The longest loss a record holds (KPPvKP's 127 moves) has a code of its own.
         let h = histogram(&[Value::Loss(254), Value::Loss(2)]);
-        assert_eq!(longest(&h), Some((Value::Loss(254), 254)));
+        assert_eq!(longest_dtm(&h), Some((Value::Loss(254), 254)));
     }
 }

@@ -2,6 +2,7 @@
 //! games' own faster solvers.
 
 mod ascending;
+pub mod restart;
 pub mod two_queue;
 
 /// Why a solve failed.
@@ -32,5 +33,7 @@ pub fn check_layer(d: u16, any_won: bool, any_lost: bool) -> Result<(), SolveErr
     Ok(())
 }
 
+#[cfg(test)]
+mod restart_tests;
 #[cfg(test)]
 mod tests;

@@ -34,6 +34,7 @@ fn naive(g: &Graph) -> Vec<Value> {
                 (None, Value::Win(e)) if e < d => Some(extra),
                 (None, _) => None,
             },
+            Outcome::Restart { .. } => unreachable!("no restarts in these games"),
         };
         let prev = v.clone();
         for i in 0..n {

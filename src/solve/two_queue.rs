@@ -511,6 +511,11 @@ fn init_chunk<G: Game, S: Slot>(
                 Outcome::Known(Value::Win(d)) => {
                     slowest_win = slowest_win.max(Some(d));
                 }
+                Outcome::Restart { .. } => {
+                    return Err(SolveError::Game(format!(
+                        "position {i} has a move that restarts the count: that needs the restarting solver"
+                    )));
+                }
                 Outcome::Known(v) => {
                     known += 1;
                     if let Value::Loss(d) = v {

@@ -3,7 +3,9 @@
 use byteorder::{LittleEndian as LE, ReadBytesExt, WriteBytesExt};
 use std::io::{Cursor, Read};
 
-use super::{checksum, ALIGN, MAGIC, VALUE_CODES, VERSION};
+#[cfg(test)]
+use super::VALUE_CODES;
+use super::{checksum, ALIGN, MAGIC, VERSION};
 
 /// What a table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +124,8 @@ impl Header {
             let v = c.read_i64::<LE>().map_err(|_| "parameter cut off")?;
             params.push((k, v));
         }
+        // The metric fixes what the records and the histogram codes mean.
+        let bins = super::Metric::of_params(&params)?.codes();
         let n = c.read_u16::<LE>().map_err(|_| "section count cut off")?;
         let mut sections = Vec::new();
         for _ in 0..n {
@@ -129,7 +133,7 @@ impl Header {
             let mut f = || c.read_u64::<LE>().map_err(|_| "section entry cut off");
             let (records, offset, checksum) = (f()?, f()?, f()?);
             let used = c.read_u16::<LE>().map_err(|_| "histogram cut off")?;
-            let mut histogram = vec![0u64; VALUE_CODES];
+            let mut histogram = vec![0u64; bins];
             for _ in 0..used {
                 let code = c.read_u16::<LE>().map_err(|_| "histogram cut off")? as usize;
                 let slot = histogram

@@ -9,7 +9,7 @@
 //! | 12 | 4 | header length `H` in bytes, from offset 0 to the end of the header checksum |
 //! | 16 | … | game id, table name, parameters, sections (see [`header`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` (the header checksum) |
-//! | aligned | 2 × n | each section's records `[value, move]`, at a multiple of 4096 |
+//! | aligned | 2 × n | each section's records (`[value, move]`, or a DTZ code: [`metric`]), at a multiple of 4096 |
 //!
 //! Each section's header entry holds its record count, payload offset, the xxh3-64 checksum
 //! of its payload and a histogram of its values by `crate::game::Value::code` (the
@@ -27,6 +27,7 @@
 pub mod compressed;
 pub mod error;
 pub mod header;
+pub mod metric;
 pub mod reader;
 pub mod shared;
 pub mod storage;
@@ -35,6 +36,7 @@ pub mod writer;
 
 pub use error::TableError;
 pub use header::{Header, SectionInfo};
+pub use metric::Metric;
 pub use reader::{set_never_map, written_in_older_format, Load, Table};
 pub use writer::{write_records, write_records_as, write_table};
 

@@ -10,7 +10,7 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use super::compressed::{self, Blocks};
 use super::header::Header;
 use super::storage::Storage;
-use super::{checksum, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
+use super::{checksum, Metric, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
 use crate::game::{Index, Value, NO_MOVE};
 
 /// An open, checked table file: dense (two bytes a slot), or compressed (values in
@@ -24,6 +24,8 @@ pub struct Table {
     size: u64,
     /// The blocks of a compressed table.
     blocks: Option<Blocks>,
+    /// What the records mean (the header says).
+    metric: Metric,
 }
 
 impl std::fmt::Debug for Table {
@@ -220,6 +222,7 @@ impl Table {
         if head[..8] == compressed::MAGIC {
             let (header, blocks) = compressed::open(path, &map)?;
             let size = header.records();
+            // The compressed form packs DTM value bytes; DTZ tables are not compressed.
             return Ok(Table {
                 path: path.to_path_buf(),
                 header,
@@ -227,6 +230,7 @@ impl Table {
                 starts: Vec::new(),
                 size,
                 blocks: Some(blocks),
+                metric: Metric::Dtm,
             });
         }
         let version = LE::read_u32(&head[8..12]);
@@ -321,6 +325,9 @@ impl Table {
                 detail: format!("expected {end} bytes, found {len}"),
             });
         }
+        // `Header::decode` read the metric already: it sized the histograms by it.
+        let metric = Metric::of_params(&header.params)
+            .map_err(|detail| TableError::Header { path: p(), detail })?;
         Ok(Table {
             path: path.to_path_buf(),
             header,
@@ -328,6 +335,7 @@ impl Table {
             starts,
             size: index,
             blocks: None,
+            metric,
         })
     }
 
@@ -439,14 +447,19 @@ impl Table {
                 .map_or(Value::Illegal, Value::from_packed);
         }
         let (v, mv) = self.record(index);
-        Value::from_record(v, mv)
+        self.metric.value([v, mv])
+    }
+
+    /// What the records mean.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The best move stored at `index` (`NO_MOVE` for none); `None` for a compressed
     /// table, which stores none.
     #[inline]
     pub fn stored_move(&self, index: Index) -> Option<u8> {
-        self.blocks.is_none().then(|| self.record(index).1)
+        (self.blocks.is_none() && self.metric.stores_moves()).then(|| self.record(index).1)
     }
 
     /// The record `[value byte, move byte]` at `index`; `(0, 0)` (illegal, no move) outside

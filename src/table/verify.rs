@@ -40,11 +40,13 @@ impl VerifyReport {
 
 /// What a record should be, or why it is wrong.
 fn check_one<G: GameText>(game: &G, table: &Table, i: Index) -> Result<(), String> {
-    // A compressed table stores no move, and nothing for an illegal slot.
+    // A compressed table stores no move, and nothing for an illegal slot; a DTZ table no
+    // move, but its unused slots are marked.
     let Some(mv) = table.stored_move(i) else {
         return match game.decode(i) {
             Some(pos) => check_value(game, table, i, &pos, &mut Vec::new()),
-            None => Ok(()),
+            None if table.is_compressed() || table.value(i) == Value::Illegal => Ok(()),
+            None => Err(format!("index {i}: unused slot holds {:?}", table.value(i))),
         };
     };
     let stored = table.value(i);
@@ -124,13 +126,14 @@ fn value_histogram<G: GameText>(game: &G, table: &Table, k: usize) -> Option<Vec
     let first: u64 = table.header().sections[..k].iter().map(|s| s.records).sum();
     let s = &table.header().sections[k];
     let records = table.section_records(s).ok()?;
-    let mut h = vec![0u64; super::VALUE_CODES];
+    let metric = table.metric();
+    let mut h = vec![0u64; metric.codes()];
     for (j, r) in records.chunks_exact(2).enumerate() {
         let v = match game.decode(first + j as u64) {
-            Some(_) => Value::from_record(r[0], r[1]),
+            Some(_) => metric.value([r[0], r[1]]),
             None => Value::Illegal,
         };
-        h[v.code() as usize] += 1;
+        h[metric.code(v)] += 1;
     }
     Some(h)
 }
@@ -156,7 +159,7 @@ pub fn verify<G: GameText>(
                 table
                     .section_records(s)
                     .ok()
-                    .map(|r| super::writer::histogram(&r))
+                    .map(|r| super::writer::histogram(&r, table.metric()))
             };
             h.as_ref() != Some(&s.histogram)
         })

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::header::{Header, SectionInfo};
-use super::{TableError, EXTENSION, VALUE_CODES};
-use crate::game::{Records, Section, Value};
+use super::{Metric, TableError, EXTENSION};
+use crate::game::{Records, Section};
 use crate::progress::{Progress, Silent};
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
@@ -25,19 +25,20 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     }
 }
 
-/// Histogram of the values of `payload` (pairs of `[value, move]`), by [`Value::code`].
-pub fn histogram(payload: &[u8]) -> Vec<u64> {
+/// Histogram of the values of `payload` (records of `metric`), by [`Metric::code`].
+pub fn histogram(payload: &[u8], metric: Metric) -> Vec<u64> {
+    let bins = metric.codes();
     payload
         .par_chunks(1 << 20)
         .map(|chunk| {
-            let mut h = vec![0u64; VALUE_CODES];
+            let mut h = vec![0u64; bins];
             for r in chunk.chunks_exact(2) {
-                h[Value::from_record(r[0], r[1]).code() as usize] += 1;
+                h[metric.code(metric.value([r[0], r[1]]))] += 1;
             }
             h
         })
         .reduce(
-            || vec![0u64; VALUE_CODES],
+            || vec![0u64; bins],
             |mut a, b| {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
@@ -45,20 +46,21 @@ pub fn histogram(payload: &[u8]) -> Vec<u64> {
         )
 }
 
-/// The histogram of the values of `records`' slots `lo..hi`, by [`Value::code`].
-fn value_histogram(records: &dyn Records, lo: u64, hi: u64) -> Vec<u64> {
+/// The histogram of the values of `records`' slots `lo..hi`, by [`Metric::code`].
+fn value_histogram(records: &dyn Records, lo: u64, hi: u64, metric: Metric) -> Vec<u64> {
     const STEP: u64 = 1 << 16;
+    let bins = metric.codes();
     (0..(hi - lo).div_ceil(STEP))
         .into_par_iter()
         .map(|c| {
-            let mut h = vec![0u64; VALUE_CODES];
+            let mut h = vec![0u64; bins];
             for i in lo + c * STEP..(lo + (c + 1) * STEP).min(hi) {
-                h[records.value(i).code() as usize] += 1;
+                h[metric.code(records.value(i))] += 1;
             }
             h
         })
         .reduce(
-            || vec![0u64; VALUE_CODES],
+            || vec![0u64; bins],
             |mut a, b| {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
@@ -211,6 +213,10 @@ pub fn write_records_as(
     let expected: u64 = sections.iter().map(|s| s.len).sum();
     assert_eq!(expected, records.slots(), "records match the sections");
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let metric = Metric::of_params(&params).map_err(|e| TableError::Io {
+        path: dir.join(name),
+        source: std::io::Error::other(e),
+    })?;
     let mut first = 0u64;
     let infos = sections
         .iter()
@@ -220,7 +226,7 @@ pub fn write_records_as(
                 records: s.len,
                 offset: 0,
                 checksum: 0,
-                histogram: value_histogram(records, first, first + s.len),
+                histogram: value_histogram(records, first, first + s.len, metric),
             };
             first += s.len;
             info
@@ -245,7 +251,7 @@ pub fn write_records_as(
             w.seek(SeekFrom::Start(s.offset))
                 .map_err(io_err(tmp.path()))?;
             let mut hash = xxhash_rust::xxh3::Xxh3::new();
-            let mut made = vec![0u64; VALUE_CODES];
+            let mut made = vec![0u64; metric.codes()];
             let end = first + s.records;
             while first < end {
                 let n = WRITE_SLOTS.min(end - first);
@@ -254,7 +260,7 @@ pub fn write_records_as(
                     .enumerate()
                     .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
                 hash.update(&buf);
-                histogram(&buf)
+                histogram(&buf, metric)
                     .iter()
                     .zip(&mut made)
                     .for_each(|(a, b)| *b += a);
@@ -345,6 +351,7 @@ pub fn write_parts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Value;
 
     #[test]
     fn only_unlocked_temps_of_the_same_table_are_removed() {
@@ -455,7 +462,7 @@ mod tests {
             let want = &bytes[at..at + s.len as usize * 2];
             at += want.len();
             assert_eq!(info.checksum, crate::table::checksum(want), "{}", s.name);
-            assert_eq!(info.histogram, histogram(want), "{}", s.name);
+            assert_eq!(info.histogram, histogram(want, Metric::Dtm), "{}", s.name);
             assert_eq!(&*t.section_records(info).unwrap(), want, "{}", s.name);
         }
         // The same table from the bytes in memory: the same file.

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::dtz::{self, DtzTables};
 use super::rules::{self, Facts};
 use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
 use crate::chess::fen::to_fen;
@@ -23,6 +24,8 @@ pub struct Tablebase {
     /// The chess rules of each material asked about (with its sub-tables open), made on
     /// first use: the served table holds the records, this the moves between them.
     games: Mutex<HashMap<String, Arc<Chess>>>,
+    /// The DTZ tables served beside the DTM tables.
+    dtz: DtzTables,
 }
 
 /// One legal move of a position, with the value of where it leads and its Lichess fields.
@@ -37,6 +40,10 @@ struct Evaluated {
     moves: Vec<Scored>,
     /// Each move's `(zeroing, value it leads to)`.
     outcomes: Vec<(bool, Value)>,
+    /// The position's DTZ value from a DTZ table, if one is served.
+    dtz: Option<Value>,
+    /// The DTZ-optimal move (an index into `moves`), where every move's DTZ is known.
+    dtz_best: Option<usize>,
 }
 
 impl Evaluated {
@@ -48,6 +55,7 @@ impl Evaluated {
 impl Tablebase {
     pub fn new(app: AppState) -> Tablebase {
         Tablebase {
+            dtz: DtzTables::new(app.clone()),
             app,
             games: Mutex::new(HashMap::new()),
         }
@@ -57,7 +65,14 @@ impl Tablebase {
     pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, ApiError> {
         let e = self.evaluate(pos)?;
         let h = pos.clock.halfmove;
-        let mut info = info(pos, e.value, h, h.saturating_sub(1), e.dtz_from_moves());
+        let mut info = info(
+            pos,
+            e.value,
+            h,
+            h.saturating_sub(1),
+            e.dtz,
+            e.dtz_from_moves(),
+        );
         // As lila-tablebase: the position is worth what its best move gives.
         if let Some(best) = e.moves.first() {
             info.category = best.info.pos.category.flip();
@@ -73,7 +88,7 @@ impl Tablebase {
     pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
         let first = self.evaluate(start)?;
         // Only the distances are read from it, which the clock does not change.
-        let root = info(start, first.value, 0, 0, first.dtz_from_moves());
+        let root = info(start, first.value, 0, 0, first.dtz, first.dtz_from_moves());
         let mut line: Vec<MainlineStep> = Vec::new();
         let mut pos = *start;
         let mut next = Some(first);
@@ -88,7 +103,10 @@ impl Tablebase {
                     step.dtz = e.dtz_from_moves();
                     step.precise_dtz = step.dtz;
                 }
-                let Some(best) = e.moves.into_iter().next() else {
+                // Lichess's rule where DTZ tables answer: the DTZ-optimal move; else the
+                // first of `/standard`'s list.
+                let k = e.dtz_best.unwrap_or(0);
+                let Some(best) = e.moves.into_iter().nth(k) else {
                     break;
                 };
                 line.push(MainlineStep {
@@ -150,6 +168,16 @@ impl Tablebase {
                 .map_or(Value::Illegal, Value::back)
         });
         let h = pos.clock.halfmove;
+        let afters: Vec<Position> = legal.iter().map(|m| after(pos, m)).collect();
+        let dtz_root = self.dtz.value(pos);
+        let dtz_after: Vec<Option<Value>> = match dtz_root {
+            Some(_) => afters.iter().map(|a| self.dtz.value(a)).collect(),
+            None => vec![None; legal.len()],
+        };
+        let dtz_best = dtz_root
+            .filter(|v| v.is_decisive())
+            .and_then(|_| dtz::best_move(pos, &dtz_after))
+            .map(|k| uci(&legal[k]).to_string());
         let outcomes = legal
             .iter()
             .map(zeroing)
@@ -158,9 +186,9 @@ impl Tablebase {
         let mut moves: Vec<(Scored, Option<Role>, Option<Role>)> = legal
             .iter()
             .zip(values)
-            .map(|(m, v)| {
-                let after = after(pos, m);
-                let info = info(&after, v, after.clock.halfmove, h, None);
+            .zip(afters.into_iter().zip(dtz_after))
+            .map(|((m, v), (after, dtz))| {
+                let info = info(&after, v, after.clock.halfmove, h, dtz, None);
                 let scored = Scored {
                     after,
                     info: MoveInfo {
@@ -176,10 +204,13 @@ impl Tablebase {
             .collect();
         // Stable: equal moves keep retro's move order.
         moves.sort_by_cached_key(|(s, c, p)| rules::sort_key(&s.info, *c, *p));
+        let moves: Vec<Scored> = moves.into_iter().map(|m| m.0).collect();
         Ok(Evaluated {
             value,
-            moves: moves.into_iter().map(|m| m.0).collect(),
+            dtz_best: dtz_best.and_then(|u| moves.iter().position(|s| s.info.uci == u)),
+            moves,
             outcomes,
+            dtz: dtz_root,
         })
     }
 
@@ -224,11 +255,22 @@ impl Tablebase {
 }
 
 /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
-/// `dtz` is what its moves say of DTZ, if they were looked at.
-fn info(pos: &Position, value: Value, h: u32, before: u32, dtz: Option<i32>) -> PositionInfo {
+/// `table` is its value in a DTZ table, if one is served, and `dtz` what its moves say of
+/// DTZ, if they were looked at.
+fn info(
+    pos: &Position,
+    value: Value,
+    h: u32,
+    before: u32,
+    table: Option<Value>,
+    dtz: Option<i32>,
+) -> PositionInfo {
     rules::position_info(&Facts {
         value,
-        dtz: rules::dtz(value, rules::dtz_is_dtm(pos, value)).or(dtz),
+        dtz: table
+            .and_then(dtz::syzygy)
+            .or_else(|| rules::dtz(value, rules::dtz_is_dtm(pos, value)))
+            .or(dtz),
         halfmoves: h,
         halfmoves_before: before,
         checkmate: value == Value::Loss(0),

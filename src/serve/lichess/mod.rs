@@ -12,6 +12,7 @@
 //! DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
 
 mod answer;
+mod dtz;
 mod fen;
 pub mod rules;
 pub mod types;

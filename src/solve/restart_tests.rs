@@ -1,0 +1,196 @@
+//! The restarting solver against a naive definition, on random tiered game graphs: moves
+//! inside a tier, restarts into higher tiers, moves leaving the table, of any parity.
+
+use proptest::prelude::*;
+
+use crate::game::*;
+use crate::progress::Silent;
+use crate::table::Metric;
+use crate::testgame::Graph;
+
+/// Tiers of `n` nodes: node i is in tier `i % 3`.
+fn tier(i: usize) -> u32 {
+    (i % 3) as u32
+}
+
+const LIMIT: u16 = 3;
+
+/// Values by definition: tier by tier, highest first, one distance layer at a time; a
+/// restart counts its target's final value as [`Value::restarted`].
+fn naive(g: &Graph) -> Vec<Value> {
+    let n = g.succ.len();
+    let mut v: Vec<Option<Value>> = (0..n)
+        .map(|i| {
+            if g.hole[i] {
+                Some(Value::Illegal)
+            } else if let Some(t) = g.terminal[i] {
+                Some(t)
+            } else if g.succ[i].is_empty() {
+                Some(Value::Draw)
+            } else {
+                None
+            }
+        })
+        .collect();
+    for t in (0..3).rev() {
+        for d in 1..=40u16 {
+            let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
+                Outcome::Index(j) => v[j as usize],
+                Outcome::Known(x) => Some(x),
+                Outcome::Restart { .. } => Some(o.value(|j| v[j as usize].expect("final"))),
+                Outcome::Augmented { .. } => unreachable!(),
+            };
+            let prev = v.clone();
+            for i in (0..n).filter(|&i| tier(i) == t && prev[i].is_none()) {
+                let outs: Vec<Option<Value>> = g.succ[i].iter().map(|&o| after(&prev, o)).collect();
+                if outs.contains(&Some(Value::Loss(d - 1))) {
+                    v[i] = Some(Value::Win(d));
+                } else if outs
+                    .iter()
+                    .all(|x| matches!(x, Some(Value::Win(e)) if *e < d))
+                    && outs.contains(&Some(Value::Win(d - 1)))
+                {
+                    v[i] = Some(Value::Loss(d));
+                }
+            }
+        }
+        for i in (0..n).filter(|&i| tier(i) == t) {
+            v[i] = v[i].or(Some(Value::Draw));
+        }
+    }
+    v.into_iter()
+        .map(|x| x.expect("every tier settled"))
+        .collect()
+}
+
+/// A graph game whose tier is [`tier`].
+struct Tiered(Graph);
+
+impl Game for Tiered {
+    type Position = usize;
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        ("graph", Metric::Dtz.param().into_iter().collect())
+    }
+    fn sections(&self) -> Vec<Section> {
+        self.0.sections()
+    }
+    fn decode(&self, i: Index) -> Option<usize> {
+        self.0.decode(i)
+    }
+    fn encode(&self, p: &usize) -> Index {
+        self.0.encode(p)
+    }
+    fn canonical(&self, p: &usize) -> usize {
+        *p
+    }
+    fn terminal(&self, p: &usize) -> Option<Value> {
+        self.0.terminal(p)
+    }
+    fn successors(&self, p: &usize, out: &mut Vec<Successor>) {
+        self.0.successors(p, out)
+    }
+    fn predecessors(&self, p: &usize, out: &mut Vec<Index>) {
+        self.0.predecessors(p, out)
+    }
+}
+
+fn graphs() -> impl Strategy<Value = Graph> {
+    (1usize..40).prop_flat_map(|n| {
+        let value = prop_oneof![
+            Just(Value::Draw),
+            (0u16..6).prop_map(Value::Loss),
+            (0u16..6).prop_map(Value::Win),
+        ];
+        let outcome = (0..n, value.clone(), prop::option::of(value.clone()), 0u8..10)
+            .prop_map(|(j, v, extra, kind)| match kind {
+                0..=5 => Outcome::Index(j as Index),
+                6 | 7 => Outcome::Restart {
+                    index: j as Index,
+                    limit: LIMIT,
+                    extra,
+                },
+                _ => Outcome::Known(v),
+            });
+        let node = (
+            prop::collection::vec(outcome, 0..5),
+            prop_oneof![6 => Just(None), 2 => Just(Some(Value::Loss(0))), 1 => Just(Some(Value::Draw))],
+            prop::bool::weighted(0.05),
+        );
+        prop::collection::vec(node, n).prop_map(|nodes| {
+            let mut g = Graph::new(vec![], vec![], vec![]);
+            for (s, t, h) in nodes {
+                g.succ.push(if t.is_some() { vec![] } else { s });
+                g.terminal.push(t);
+                g.hole.push(h);
+            }
+            let hole = g.hole.clone();
+            for (i, s) in g.succ.iter_mut().enumerate() {
+                // Moves stay in their tier, restarts go up, and none into unused slots.
+                s.retain(|o| match *o {
+                    Outcome::Index(j) => !hole[j as usize] && tier(j as usize) == tier(i),
+                    Outcome::Restart { index: j, .. } => {
+                        !hole[j as usize] && tier(j as usize) > tier(i)
+                    }
+                    _ => true,
+                });
+            }
+            g
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn restarting_solver_matches_the_definition(g in graphs()) {
+        let game = Tiered(g);
+        let tier_of = |p: &usize| tier(*p);
+        let solved =
+            super::restart::solve_values(&game, &tier_of, &SolveOptions { progress: &Silent })
+                .unwrap();
+        let want = naive(&game.0);
+        for (i, w) in want.iter().enumerate() {
+            prop_assert_eq!(solved.value(i as Index), *w, "node {}", i);
+        }
+        // The same records whatever the thread count.
+        let again = crate::generate::with_threads(Some(3), || {
+            super::restart::solve_values(&game, &tier_of, &SolveOptions { progress: &Silent })
+                .unwrap()
+        })
+        .unwrap();
+        let bytes = |r: &dyn Records| {
+            let mut out = vec![0u8; 2 * r.slots() as usize];
+            r.fill(0, &mut out);
+            out
+        };
+        prop_assert_eq!(bytes(&solved), bytes(&again));
+    }
+}
+
+#[test]
+fn a_restart_into_an_unsolved_tier_is_refused() {
+    // Node 0 (tier 0) restarts into node 3 (tier 0 too): not a higher tier.
+    let mut g = Graph::new(
+        vec![vec![], vec![], vec![], vec![]],
+        vec![None, None, None, Some(Value::Loss(0))],
+        vec![false; 4],
+    );
+    g.succ[0] = vec![Outcome::Restart {
+        index: 3,
+        limit: LIMIT,
+        extra: None,
+    }];
+    let game = Tiered(g);
+    let err = super::restart::solve_values(
+        &game,
+        &|p: &usize| tier(*p),
+        &SolveOptions { progress: &Silent },
+    )
+    .err()
+    .expect("refused");
+    assert!(err.to_string().contains("not in a higher tier"), "{err}");
+}
