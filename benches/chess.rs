@@ -5,6 +5,9 @@
 //! - KBNvK through the chess plug-in (its bitboard solver for pieces against a bare king)
 //!   next to the dedicated `kbnk` solver, in one run, and their ratio; and through the
 //!   generic two-queue solver;
+//! - the DTZ50 tables of the same 35 materials (`--metric dtz`), wall and CPU time against
+//!   the DTM set's, and per material, best of 3 in one run, a DTZ table's generation time
+//!   against its DTM table's (the target: at most 1.5 times);
 //! - with `-- --five`: the 5-piece tables KQRvKR, KRBvKR, KBNvKN and KRPvKR, each in its
 //!   own `retro generate` process (its sub-tables made first, not timed), with the peak
 //!   memory of that process and its peak anonymous memory (resident less the mapped
@@ -158,6 +161,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cpu_seconds() - c,
         load()
     );
+
+    let dtm_wall = t.elapsed().as_secs_f64();
+    let (c, t) = (cpu_seconds(), Instant::now());
+    for m in plan::closure(&Material::all(4)) {
+        let p = registry::plugin_in(&format!("{m}.dtz"), dir.path())?;
+        generate(&*p, dir.path(), &Silent)?;
+    }
+    println!(
+        "--all 4 --metric dtz: {n} DTZ tables in {:.1} s wall, {:.1} s CPU, {:.2} times the DTM set's wall time",
+        t.elapsed().as_secs_f64(),
+        cpu_seconds() - c,
+        t.elapsed().as_secs_f64() / dtm_wall
+    );
+    for m in ["KQvKR", "KRvKP", "KPvKP", "KBNvK", "KQRvK", "KPPvK"] {
+        let best = |name: &str| -> Result<f64, Box<dyn std::error::Error>> {
+            let p = registry::plugin_in(name, dir.path())?;
+            let mut best = f64::MAX;
+            for _ in 0..3 {
+                let t = Instant::now();
+                generate(&*p, dir.path(), &Silent)?;
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            Ok(best)
+        };
+        let (dtm, dtz) = (best(m)?, best(&format!("{m}.dtz"))?);
+        println!(
+            "{m}: DTM {dtm:.3} s, DTZ {dtz:.3} s (solve and write, best of 3): DTZ/DTM {:.2}{}",
+            dtz / dtm,
+            if dtz / dtm <= 1.5 {
+                ""
+            } else {
+                " (over the 1.5 target)"
+            }
+        );
+    }
 
     // KBNvK, generic path (its sub-tables are already there) against the kbnk solver.
     let opts = SolveOptions { progress: &Silent };

@@ -47,6 +47,14 @@ impl ChessDtz {
         })
     }
 
+    /// The rules of `material` without its sub-tables, for structural checks (the
+    /// conformance self-test); it cannot solve.
+    pub fn rules_only(material: &Material) -> ChessDtz {
+        ChessDtz {
+            chess: Chess::rules_only(material),
+        }
+    }
+
     pub fn material(&self) -> &Material {
         self.chess.material()
     }
@@ -172,10 +180,18 @@ impl Game for ChessDtz {
             .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
     }
 
-    /// Every un-move, pawn un-moves included: the restarting solver follows only those in
-    /// the position's own tier, which are the others.
+    /// The un-moves of every piece but a pawn: a pawn move zeroes, so it is a restart,
+    /// which the solver follows from the mover's side.
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
-        self.chess.predecessors(pos, out)
+        let mut v = Vec::with_capacity(64);
+        super::moves::unmoves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        let pawns = pos.roles[Role::Pawn as usize];
+        out.extend(
+            v.iter()
+                .filter(|p| p.roles[Role::Pawn as usize] == pawns)
+                .map(|p| self.chess.encode_as(p, swapped)),
+        );
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {

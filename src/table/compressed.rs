@@ -334,6 +334,14 @@ pub fn compress(
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     let path = table.path().to_path_buf();
+    // The blocks pack DTM value bytes: a DTZ table's plies of either parity do not fit.
+    if table.metric() != super::Metric::Dtm {
+        return Err(TableError::Metric {
+            path,
+            what: "compressed",
+            metric: table.metric(),
+        });
+    }
     let io = |source| TableError::Io {
         path: path.clone(),
         source,

@@ -44,6 +44,13 @@ pub enum TableError {
         "{path}: padding byte at offset {offset} is not zero: the file is damaged or was modified"
     )]
     Padding { path: PathBuf, offset: u64 },
+    /// A table of a metric an operation does not handle (compressing a DTZ table).
+    #[error("{path}: a {metric} table cannot be {what} yet (only DTM tables can)")]
+    Metric {
+        path: PathBuf,
+        what: &'static str,
+        metric: super::Metric,
+    },
     #[error("{path}: table is for {found}, expected {expected}")]
     WrongGame {
         path: PathBuf,

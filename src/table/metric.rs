@@ -114,6 +114,15 @@ impl Metric {
     }
 }
 
+impl std::fmt::Display for Metric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Metric::Dtm => "DTM",
+            Metric::Dtz => "DTZ",
+        })
+    }
+}
+
 fn dtz_code(v: Value) -> u16 {
     match v {
         Value::Illegal => 0,

@@ -253,17 +253,20 @@ async fn viewer_in_chromium() {
 }
 
 /// The chess viewer over tables of other materials: KPvK and its sub-tables, probed through
-/// `/api/probe/chess`; a pawn dragged to the last rank promotes, and the board then belongs
-/// to another table (KQvK).
+/// `/api/probe/chess`, with their DTZ tables (shown under the verdict and beside each
+/// move); a pawn dragged to the last rank promotes, and the board then belongs to another
+/// table (KQvK).
 async fn any_material(c: &Client) -> Result<(), CmdError> {
     let dir = tempfile::tempdir().unwrap();
     let kpvk = retro::chess::material::Material::parse("KPvK").unwrap();
     for m in retro::chess::plan::closure(&[kpvk]) {
-        let p = registry::plugin_in(&m.to_string(), dir.path()).unwrap();
-        retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
+        for name in [m.to_string(), format!("{m}.dtz")] {
+            let p = registry::plugin_in(&name, dir.path()).unwrap();
+            retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
+        }
     }
     let state = AppState::load(dir.path());
-    assert_eq!(state.len(), 5);
+    assert_eq!(state.len(), 10, "five materials, DTM and DTZ");
     let base = spawn_server(state).await;
     let router = retro::chess::router::Router::new(dir.path());
     let probe =
@@ -276,6 +279,35 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
     let j = probe(fen);
     assert_eq!(j["table"], "KPvK");
     assert_eq!(shown, kbnk_headline(&j), "result for the URL's position");
+    // DTZ beside DTM: promoting now zeroes into a win, one ply.
+    assert_eq!(
+        (j["dtz"].as_i64(), j["dtz_category"].as_str()),
+        (Some(1), Some("win"))
+    );
+    let dtz_line = c
+        .execute(
+            "return document.querySelector('#result-dtz').textContent",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        dtz_line,
+        "DTZ 1 ply to a capture, pawn move or mate · the win holds under the 50-move rule"
+    );
+    // Each decisive move shows the DTZ of the position it reaches.
+    let ka2 = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["uci"] == "a1a2")
+        .unwrap();
+    let shown = c
+        .execute(
+            "return document.querySelector('#moves button[data-uci=a1a2] .dtz').textContent",
+            vec![],
+        )
+        .await?;
+    assert_eq!(shown, format!(" z{}", ka2["dtz"].as_i64().unwrap().abs()));
     // Every piece of both colours is in the tray.
     let tray = c.find_all(Locator::Css("#spares [data-spare]")).await?;
     assert_eq!(tray.len(), 12);

@@ -134,10 +134,13 @@ fn every_material_conforms() {
     let mut checked = 0;
     for m in &all {
         let g = Chess::rules_only(m);
+        // The DTZ plug-in of the material: the same index, pawn moves restarting.
+        let z = retro::chess::dtz::ChessDtz::rules_only(m);
         let size = g.size();
         let mut i = 7919 % size;
         for _ in 0..40 {
             retro::selftest::check_slot(&g, i).unwrap_or_else(|e| panic!("{m}: {e}"));
+            retro::selftest::check_slot(&z, i).unwrap_or_else(|e| panic!("{m}.dtz: {e}"));
             checked += usize::from(g.decode(i).is_some());
             i = (i + 2_654_435_761) % size;
         }

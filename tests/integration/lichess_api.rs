@@ -73,18 +73,18 @@ fn krvk_longest() -> (String, u16) {
         .clone()
 }
 
-struct Reply {
-    status: StatusCode,
+pub(super) struct Reply {
+    pub(super) status: StatusCode,
     content_type: String,
     body: Vec<u8>,
 }
 
 impl Reply {
-    fn json(&self) -> Json {
+    pub(super) fn json(&self) -> Json {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.text()))
     }
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 }
@@ -93,7 +93,7 @@ async fn get(uri: &str) -> Reply {
     get_from(app(), uri).await
 }
 
-async fn get_from(app: &Router, uri: &str) -> Reply {
+pub(super) async fn get_from(app: &Router, uri: &str) -> Reply {
     let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
     let res = app.clone().oneshot(req).await.unwrap();
     let status = res.status();

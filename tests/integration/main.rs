@@ -10,6 +10,7 @@ mod browser_analysis;
 mod browser_tables;
 mod chess_bareking;
 mod chess_cli;
+mod chess_dtz;
 mod chess_facts;
 mod chess_movegen;
 mod cli;

@@ -135,6 +135,8 @@ function tableNamed(name) {
  * "longest" its board at its longest win or loss; `page` = "tables" lists every table. */
 export function select(name, push, page = null) {
   if (page === "longest") return openLongest(name, push);
+  // A DTZ table's board is its material's: the board shows DTM and DTZ together.
+  if (name && name.endsWith(".dtz") && page !== "stats" && page !== "tables") return select(name.slice(0, -4), push, page);
   const t = page === "tables" ? null : tableNamed(name) || tableNamed(defaultTable());
   if (state.unmount) state.unmount();
   state.unmount = null;

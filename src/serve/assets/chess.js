@@ -61,6 +61,23 @@ export function verdict(res, pos, generic) {
   return { cls: "draw", head, sub: "Neither side can force a win." };
 }
 
+/** The DTZ line under the verdict, where the server has the material's DTZ table: plies
+ * to the next capture, pawn move or mate, and whether the 50-move rule lets the result
+ * stand. Empty without a DTZ table. */
+export function dtzLine(res) {
+  if (!res || !res.ok || res.data.dtz === undefined || res.data.dtz === null) return "";
+  const d = res.data;
+  const n = Math.abs(d.dtz);
+  const what = {
+    win: "the win holds under the 50-move rule",
+    loss: "the loss holds under the 50-move rule",
+    "cursed-win": "cursed win: the 50-move rule draws it",
+    "blessed-loss": "blessed loss: the 50-move rule saves it",
+  }[d.dtz_category];
+  if (!what) return "DTZ 0 · a draw";
+  return `DTZ ${n} ${n === 1 ? "ply" : "plies"} to a capture, pawn move or mate · ${what}`;
+}
+
 /** The chess board over `table`; `hooks.onTable(name)` hears when the board's material
  * moves on to another table (a capture, a promotion, an edit). */
 export function mountChess(root, table, hooks = {}) {
@@ -110,7 +127,8 @@ export function mountChess(root, table, hooks = {}) {
   const resultHead = el("div", { id: "result", class: "result-head" });
   const resultSub = el("div", { id: "result-sub", class: "result-sub" });
   const bestEl = el("div", { id: "best", class: "best-line" });
-  const resultBox = el("div", { class: "result" }, resultHead, resultSub, bestEl);
+  const resultDtz = el("div", { id: "result-dtz", class: "result-dtz" });
+  const resultBox = el("div", { class: "result" }, resultHead, resultSub, resultDtz, bestEl);
   const movesEl = el("ol", { id: "moves", class: "moves" });
   const fenInput = el("input", { id: "fen", class: "fen", type: "text", spellcheck: "false", autocomplete: "off", "aria-label": "FEN" });
   const sideW = el("button", { id: "side-white", class: "seg", type: "button", onclick: () => setTurn("w") }, "White to move");
@@ -355,6 +373,8 @@ export function mountChess(root, table, hooks = {}) {
     resultBox.className = `result ${v.cls}`;
     resultHead.textContent = v.head;
     resultSub.textContent = v.sub;
+    resultDtz.textContent = dtzLine(res);
+    resultBox.classList.toggle("cursed", res && res.ok && /cursed|blessed/.test(res.data.dtz_category || ""));
     const moves = res && res.ok ? res.data.moves || [] : [];
     const best = res && res.ok && res.data.best ? res.data.best : null;
     bestEl.textContent = best ? `Best move: ${best.san}` : "";
@@ -376,7 +396,15 @@ export function mountChess(root, table, hooks = {}) {
               onclick: () => playUci(m.uci),
             },
             el("span", { class: "san" }, m.san),
-            el("span", { class: "verdict" }, mv.text, mv.plies ? el("small", { class: "plies" }, ` ${mv.plies}p`) : null)
+            el(
+              "span",
+              { class: "verdict" },
+              mv.text,
+              mv.plies ? el("small", { class: "plies" }, ` ${mv.plies}p`) : null,
+              // The DTZ of the position reached, where the server has DTZ tables (not for
+              // a draw, whose DTZ is 0).
+              m.dtz ? el("small", { class: "dtz", title: "distance to zeroing after the move, plies" }, ` z${Math.abs(m.dtz)}`) : null
+            )
           )
         );
       })

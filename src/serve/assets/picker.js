@@ -35,7 +35,8 @@ export function entries(tables, materials) {
   }
   const chess = new Set(materials.map((m) => m.name));
   for (const t of tables) {
-    if (chess.has(t.name)) continue;
+    // A DTZ table opens its material's board, which the material's entry already does.
+    if (chess.has(t.name) || t.name.endsWith(".dtz")) continue;
     const label = tableLabel(t);
     out.push({ name: t.name, label, group: "Other tables", present: true, keys: [searchKey(t.name), searchKey(label), searchKey(t.title)] });
   }
@@ -45,7 +46,7 @@ export function entries(tables, materials) {
 /** A table's short label: `KBNK`, `KQvKR`, `3×3, 3 in a row`. */
 export function tableLabel(t) {
   if (t.game === "kbnk") return "KBNK";
-  if (t.viewer === "chess") return t.name;
+  if (t.viewer === "chess") return t.name.endsWith(".dtz") ? `${t.name.slice(0, -4)} DTZ` : t.name;
   const p = t.params || {};
   return p.width && p.height && p.k ? `${p.width}×${p.height}, ${p.k} in a row` : t.name;
 }

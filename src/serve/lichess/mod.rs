@@ -4,12 +4,13 @@
 //! | route | answer |
 //! |---|---|
 //! | `GET /standard?fen=<FEN>` | [`types::TablebaseResponse`]: lila-tablebase's fields, every legal move best first |
-//! | `GET /standard/mainline?fen=<FEN>` | [`types::MainlineResponse`]: the line of best moves to mate |
+//! | `GET /standard/mainline?fen=<FEN>` | [`types::MainlineResponse`]: the line of best moves to mate (DTZ-optimal where DTZ tables answer) |
 //!
 //! Errors are plain text, as lila-tablebase sends them: 400 for a malformed FEN or an
 //! illegal position, 404 for a material with no table (or more than 5 pieces, or usable
-//! castling rights). What retro cannot know exactly (DTZ outside the materials where it is
-//! DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
+//! castling rights). DTZ comes from the DTZ tables served beside the DTM tables
+//! (`KQvKR.dtz`, [`dtz`]), exact; without them, what retro cannot know exactly (DTZ outside
+//! the materials where it is DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
 
 mod answer;
 mod dtz;
