@@ -152,10 +152,11 @@ impl Game for ChessDtz {
                 self.name()
             )));
         }
+        // Without pawns, no move of the table restarts: one tier.
+        let tier: Option<&(dyn Fn(&Position) -> u32 + Sync)> =
+            self.material().has_pawns().then_some(&pawn_advance);
         Ok(Box::new(crate::solve::restart::solve_values(
-            self,
-            &pawn_advance,
-            opts,
+            self, tier, opts,
         )?))
     }
 
@@ -178,6 +179,34 @@ impl Game for ChessDtz {
         v.iter()
             .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
             .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
+    }
+
+    /// As the DTM plug-in counts (see `Chess::count_successors`): where the king not to
+    /// move fixes the orientation, every quiet move leads to a slot of its own, counted
+    /// without working out which; zeroing moves are listed.
+    fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {
+        if !self
+            .chess
+            .layout
+            .fixes_orientation(pos.king(pos.turn.other()))
+        {
+            return crate::game::count_from_successors(self, pos, out);
+        }
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        let mut n = 0;
+        for (k, m) in v.iter().enumerate() {
+            if m.converts() || m.role == Role::Pawn {
+                out.push(Successor {
+                    mv: k as u8 + 1,
+                    to: self.outcome(m, &make(pos, m), swapped),
+                });
+            } else {
+                n += 1;
+            }
+        }
+        n
     }
 
     /// The un-moves of every piece but a pawn: a pawn move zeroes, so it is a restart,

@@ -43,9 +43,9 @@ struct Answer {
 }
 
 #[derive(Serialize)]
-struct BestMove {
-    uci: Uci,
-    san: San,
+pub(super) struct BestMove {
+    pub(super) uci: Uci,
+    pub(super) san: San,
 }
 
 #[derive(Serialize)]

@@ -8,7 +8,7 @@ use super::fen::to_fen;
 use super::moves::{legal_moves, make, Move};
 use super::notation::{san, uci, San, Uci};
 use super::position::Position;
-use super::present::Source;
+use super::present::{BestMove, Source};
 use crate::game::{Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 
@@ -46,12 +46,6 @@ struct Answer {
     dtz: Option<i32>,
     best: Option<BestMove>,
     moves: Vec<MoveAnswer>,
-}
-
-#[derive(Serialize)]
-struct BestMove {
-    uci: Uci,
-    san: San,
 }
 
 #[derive(Serialize)]

@@ -131,14 +131,29 @@ struct State<'a, G: Game> {
 }
 
 /// Solve `game`, whose positions fall into the tiers `tier` gives (below 255), highest
-/// first.
+/// first; `None`: one tier (a game without restarting moves in its index space, such as
+/// chess without pawns), which spares a pass over every slot.
 pub fn solve_values<G: Game>(
     game: &G,
-    tier: &(dyn Fn(&G::Position) -> u32 + Sync),
+    tier: Option<&(dyn Fn(&G::Position) -> u32 + Sync)>,
     opts: &crate::game::SolveOptions,
 ) -> Result<Restarted, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
+    let Some(tier) = tier else {
+        // Illegal slots are found by the tier's first pass (see `init_chunk`).
+        let st = State {
+            game,
+            value: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
+            count: (0..n).map(|_| AtomicU8::new(0)).collect(),
+            tier: vec![0; n],
+        };
+        progress.phase("retrograde", n as u64);
+        solve_tier(&st, 0, opts)?;
+        return Ok(Restarted {
+            codes: st.value.into_iter().map(AtomicU16::into_inner).collect(),
+        });
+    };
     progress.phase("tiers", n as u64);
     let tiers: Vec<Result<Vec<u8>, SolveError>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -305,12 +320,12 @@ fn unmoves<G: Game>(st: &State<G>, t: u8, q: u64) -> Vec<u64> {
 fn init_chunk<G: Game>(st: &State<G>, t: u8, lo: usize, hi: usize) -> Result<Seeds, SolveError> {
     let mut seeds = Seeds::default();
     let mut succ = Vec::new();
-    let mut targets = Vec::new();
     for i in (lo..hi).filter(|&i| st.tier[i] == t) {
-        let pos = st
-            .game
-            .decode(i as Index)
-            .expect("slots with a tier decode");
+        // Only with one tier for all: illegal slots are found here.
+        let Some(pos) = st.game.decode(i as Index) else {
+            st.value[i].store(code(Value::Illegal), Relaxed);
+            continue;
+        };
         if let Some(v) = st.game.terminal(&pos) {
             st.value[i].store(code(v), Relaxed);
             if v == Value::Loss(0) {
@@ -319,18 +334,14 @@ fn init_chunk<G: Game>(st: &State<G>, t: u8, lo: usize, hi: usize) -> Result<See
             continue;
         }
         succ.clear();
-        st.game.successors(&pos, &mut succ);
-        targets.clear();
+        let distinct = st.game.count_successors(&pos, &mut succ);
         // The best and the worst of the moves out of the table, for the mover.
         let mut quickest_win: Option<u16> = None;
         let mut holds = false;
         let mut slowest_loss: Option<u16> = None;
         for s in &succ {
             let outside = match s.to {
-                Outcome::Index(j) => {
-                    targets.push(j);
-                    continue;
-                }
+                Outcome::Index(_) => unreachable!("counted, not listed"),
                 Outcome::Augmented { .. } => {
                     return Err(SolveError::Game(format!(
                         "position {i} has an augmented move, which the restarting solver does not follow"
@@ -360,9 +371,7 @@ fn init_chunk<G: Game>(st: &State<G>, t: u8, lo: usize, hi: usize) -> Result<See
                 }
             }
         }
-        targets.sort_unstable();
-        targets.dedup();
-        let mut c = targets.len();
+        let mut c = distinct;
         if let Some(w) = quickest_win {
             push(&mut seeds.exit_win, w as usize, i as u64);
         }

@@ -19,19 +19,7 @@ const LIMIT: u16 = 3;
 /// restart counts its target's final value as [`Value::restarted`].
 fn naive(g: &Graph) -> Vec<Value> {
     let n = g.succ.len();
-    let mut v: Vec<Option<Value>> = (0..n)
-        .map(|i| {
-            if g.hole[i] {
-                Some(Value::Illegal)
-            } else if let Some(t) = g.terminal[i] {
-                Some(t)
-            } else if g.succ[i].is_empty() {
-                Some(Value::Draw)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let mut v = super::tests::settled_at_start(g);
     for t in (0..3).rev() {
         for d in 1..=40u16 {
             let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
@@ -104,7 +92,12 @@ fn graphs() -> impl Strategy<Value = Graph> {
             (0u16..6).prop_map(Value::Loss),
             (0u16..6).prop_map(Value::Win),
         ];
-        let outcome = (0..n, value.clone(), prop::option::of(value.clone()), 0u8..10)
+        let outcome = (
+            0..n,
+            value.clone(),
+            prop::option::of(value.clone()),
+            0u8..10,
+        )
             .prop_map(|(j, v, extra, kind)| match kind {
                 0..=5 => Outcome::Index(j as Index),
                 6 | 7 => Outcome::Restart {
@@ -114,18 +107,7 @@ fn graphs() -> impl Strategy<Value = Graph> {
                 },
                 _ => Outcome::Known(v),
             });
-        let node = (
-            prop::collection::vec(outcome, 0..5),
-            prop_oneof![6 => Just(None), 2 => Just(Some(Value::Loss(0))), 1 => Just(Some(Value::Draw))],
-            prop::bool::weighted(0.05),
-        );
-        prop::collection::vec(node, n).prop_map(|nodes| {
-            let mut g = Graph::new(vec![], vec![], vec![]);
-            for (s, t, h) in nodes {
-                g.succ.push(if t.is_some() { vec![] } else { s });
-                g.terminal.push(t);
-                g.hole.push(h);
-            }
+        super::tests::random_graphs(n, outcome).prop_map(|mut g| {
             let hole = g.hole.clone();
             for (i, s) in g.succ.iter_mut().enumerate() {
                 // Moves stay in their tier, restarts go up, and none into unused slots.
@@ -150,7 +132,7 @@ proptest! {
         let game = Tiered(g);
         let tier_of = |p: &usize| tier(*p);
         let solved =
-            super::restart::solve_values(&game, &tier_of, &SolveOptions { progress: &Silent })
+            super::restart::solve_values(&game, Some(&tier_of), &SolveOptions { progress: &Silent })
                 .unwrap();
         let want = naive(&game.0);
         for (i, w) in want.iter().enumerate() {
@@ -158,7 +140,7 @@ proptest! {
         }
         // The same records whatever the thread count.
         let again = crate::generate::with_threads(Some(3), || {
-            super::restart::solve_values(&game, &tier_of, &SolveOptions { progress: &Silent })
+            super::restart::solve_values(&game, Some(&tier_of), &SolveOptions { progress: &Silent })
                 .unwrap()
         })
         .unwrap();
@@ -168,6 +150,13 @@ proptest! {
             out
         };
         prop_assert_eq!(bytes(&solved), bytes(&again));
+        // Without restarts, one tier for all gives the same (illegal slots found as it goes).
+        let restarts = game.0.succ.iter().flatten().any(|o| matches!(o, Outcome::Restart { .. }));
+        if !restarts {
+            let one = super::restart::solve_values(&game, None, &SolveOptions { progress: &Silent })
+                .unwrap();
+            prop_assert_eq!(bytes(&solved), bytes(&one));
+        }
     }
 }
 
@@ -187,7 +176,7 @@ fn a_restart_into_an_unsolved_tier_is_refused() {
     let game = Tiered(g);
     let err = super::restart::solve_values(
         &game,
-        &|p: &usize| tier(*p),
+        Some(&|p: &usize| tier(*p)),
         &SolveOptions { progress: &Silent },
     )
     .err()

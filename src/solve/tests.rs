@@ -7,10 +7,10 @@ use crate::game::*;
 use crate::progress::Silent;
 use crate::testgame::Graph;
 
-/// Values by definition, one distance layer at a time.
-fn naive(g: &Graph) -> Vec<Value> {
-    let n = g.succ.len();
-    let mut v: Vec<Option<Value>> = (0..n)
+/// The values a graph's positions have before any search: illegal, terminal, or a draw
+/// for a position without moves; `None` for the others.
+pub(super) fn settled_at_start(g: &Graph) -> Vec<Option<Value>> {
+    (0..g.succ.len())
         .map(|i| {
             if g.hole[i] {
                 Some(Value::Illegal)
@@ -22,7 +22,13 @@ fn naive(g: &Graph) -> Vec<Value> {
                 None
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Values by definition, one distance layer at a time.
+fn naive(g: &Graph) -> Vec<Value> {
+    let n = g.succ.len();
+    let mut v = settled_at_start(g);
     for d in 1..=MAX_LOSS_PLIES {
         // What a move is known to lead to before layer d.
         let after = |v: &Vec<Option<Value>>, o: Outcome| match o {
@@ -56,6 +62,29 @@ fn naive(g: &Graph) -> Vec<Value> {
     v.into_iter().map(|x| x.unwrap_or(Value::Draw)).collect()
 }
 
+/// Random graphs of `n` nodes whose moves are drawn from `outcome`: each node has up to
+/// four moves, is terminal (a loss or a draw, then without moves) or not, and one in twenty
+/// is an unused slot. Moves into unused slots are then left to the caller.
+pub(super) fn random_graphs(
+    n: usize,
+    outcome: impl Strategy<Value = Outcome>,
+) -> impl Strategy<Value = Graph> {
+    let node = (
+        prop::collection::vec(outcome, 0..5),
+        prop_oneof![6 => Just(None), 2 => Just(Some(Value::Loss(0))), 1 => Just(Some(Value::Draw))],
+        prop::bool::weighted(0.05),
+    );
+    prop::collection::vec(node, n).prop_map(|nodes| {
+        let mut g = Graph::new(vec![], vec![], vec![]);
+        for (s, t, h) in nodes {
+            g.succ.push(if t.is_some() { vec![] } else { s });
+            g.terminal.push(t);
+            g.hole.push(h);
+        }
+        g
+    })
+}
+
 fn graphs() -> impl Strategy<Value = Graph> {
     (1usize..40).prop_flat_map(|n| {
         let known = prop_oneof![
@@ -70,18 +99,7 @@ fn graphs() -> impl Strategy<Value = Graph> {
             1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Loss(d * 2))),
             1 => (0u16..4).prop_map(|d| Outcome::Known(Value::Win(d * 2 + 1))),
         ];
-        let node = (
-            prop::collection::vec(outcome, 0..5),
-            prop_oneof![6 => Just(None), 2 => Just(Some(Value::Loss(0))), 1 => Just(Some(Value::Draw))],
-            prop::bool::weighted(0.05),
-        );
-        prop::collection::vec(node, n).prop_map(|nodes| {
-            let mut g = Graph::new(vec![], vec![], vec![]);
-            for (s, t, h) in nodes {
-                g.succ.push(if t.is_some() { vec![] } else { s });
-                g.terminal.push(t);
-                g.hole.push(h);
-            }
+        random_graphs(n, outcome).prop_map(|mut g| {
             // Moves into unused slots do not exist.
             let hole = g.hole.clone();
             for s in &mut g.succ {

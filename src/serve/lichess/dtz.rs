@@ -69,17 +69,8 @@ impl DtzTables {
     }
 }
 
-/// Syzygy's signed DTZ of a value for the side to move: plies, negative when losing, and
-/// -1 for a checkmated side (Syzygy's convention; retro's value is a loss in 0 plies).
-pub fn syzygy(v: Value) -> Option<i32> {
-    match v {
-        Value::Loss(0) => Some(-1),
-        Value::Win(p) => Some(p as i32),
-        Value::Loss(p) => Some(-(p as i32)),
-        Value::Draw => Some(0),
-        Value::Illegal => None,
-    }
-}
+/// Syzygy's signed DTZ of a value for the side to move (-1 for a checkmated side).
+pub use crate::chess::present_dtz::signed as syzygy;
 
 /// The result class under the 50-move rule with a fresh clock, ordered best first for the
 /// side to move: win, cursed win, draw, blessed loss, loss.
