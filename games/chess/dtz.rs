@@ -153,7 +153,7 @@ impl Game for ChessDtz {
             )));
         }
         // Without pawns, no move of the table restarts: one tier.
-        let tier: Option<&(dyn Fn(&Position) -> u32 + Sync)> =
+        let tier: Option<crate::solve::restart::Tier<'_, Position>> =
             self.material().has_pawns().then_some(&pawn_advance);
         Ok(Box::new(crate::solve::restart::solve_values(
             self, tier, opts,

@@ -130,12 +130,15 @@ struct State<'a, G: Game> {
     tier: Vec<u8>,
 }
 
+/// The tier of a position (see the module documentation).
+pub type Tier<'a, P> = &'a (dyn Fn(&P) -> u32 + Sync);
+
 /// Solve `game`, whose positions fall into the tiers `tier` gives (below 255), highest
 /// first; `None`: one tier (a game without restarting moves in its index space, such as
 /// chess without pawns), which spares a pass over every slot.
 pub fn solve_values<G: Game>(
     game: &G,
-    tier: Option<&(dyn Fn(&G::Position) -> u32 + Sync)>,
+    tier: Option<Tier<'_, G::Position>>,
     opts: &crate::game::SolveOptions,
 ) -> Result<Restarted, SolveError> {
     let n = game.size() as usize;
