@@ -41,6 +41,19 @@ pub struct Chess {
     /// White's role counts in the stored colouring: a position whose white pieces differ
     /// is the other colouring, answered with the colours swapped.
     white_sig: [u32; 5],
+    /// The folder of the tables, where the material's DTZ table may lie beside its DTM
+    /// table (`None` for rules only, and for the DTZ plug-in itself).
+    dir: Option<std::path::PathBuf>,
+    /// That DTZ table, opened on the first probe answer that shows it: `None` if absent,
+    /// an error text if unusable.
+    dtz_twin: std::sync::OnceLock<Option<Result<DtzTwin, String>>>,
+}
+
+/// A material's DTZ plug-in and its open table.
+struct DtzTwin {
+    // Boxed: the DTZ plug-in holds a `Chess` itself.
+    game: Box<dtz::ChessDtz>,
+    table: std::sync::Arc<crate::table::Table>,
 }
 
 impl Chess {
@@ -48,7 +61,9 @@ impl Chess {
     pub fn open(material: &Material, dir: &Path) -> Result<Chess, SubTableError> {
         let (m, _) = material.canonical();
         let subs = SubTables::open(&m, dir)?;
-        Ok(Chess::with_subtables(&m, subs))
+        let mut chess = Chess::with_subtables(&m, subs);
+        chess.dir = Some(dir.to_path_buf());
+        Ok(chess)
     }
 
     /// The rules of `material` without its sub-tables, for structural checks such as the
@@ -68,7 +83,36 @@ impl Chess {
             layout,
             subs,
             white_sig,
+            dir: None,
+            dtz_twin: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The material's DTZ table beside this one, opened once (see [`Chess::dtz_twin`]).
+    fn dtz_twin(&self) -> Option<&Result<DtzTwin, String>> {
+        self.dtz_twin
+            .get_or_init(|| {
+                let dir = self.dir.as_ref()?;
+                let name = subtables::table_name(self.material(), crate::table::Metric::Dtz);
+                let path = crate::registry::table_path(dir, &name);
+                if std::fs::symlink_metadata(&path).is_err() {
+                    return None;
+                }
+                Some((|| {
+                    let game = dtz::ChessDtz::open(self.material(), dir)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string())?;
+                    let table = crate::table::shared::open(&path, crate::table::Load::Auto)
+                        .map_err(|e| e.to_string())?;
+                    let h = table.header();
+                    let (id, params) = game.params();
+                    if h.game != id || h.name != name || h.params != params {
+                        return Err(format!("{} does not hold {name}", path.display()));
+                    }
+                    Ok(DtzTwin { game, table })
+                })())
+            })
+            .as_ref()
     }
 
     pub fn material(&self) -> &Material {
@@ -345,6 +389,20 @@ impl GameText for Chess {
 }
 
 impl present::Source for Chess {
+    fn dtz_beside(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+    ) -> Option<Result<present::DtzBeside, String>> {
+        Some(match self.dtz_twin()? {
+            Ok(twin) => {
+                let probed = crate::probe::probe(&*twin.game, &twin.table, pos);
+                Ok(present_dtz::beside(&*twin.game, pos, &probed, legal))
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
     fn table_name(&self) -> String {
         self.material().to_string()
     }

@@ -40,6 +40,13 @@ struct Answer {
     stalemate: bool,
     best: Option<BestMove>,
     moves: Vec<MoveAnswer>,
+    /// Distance to zeroing in plies, signed for the side to move, from the material's DTZ
+    /// table beside this one (`null` without one); its category under the 50-move rule;
+    /// and why it could not be read, if it could not.
+    dtz: Option<i32>,
+    dtz_category: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dtz_error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -62,6 +69,9 @@ struct MoveAnswer {
     promotion: Option<char>,
     checkmate: bool,
     stalemate: bool,
+    /// The DTZ of the position reached, for the opponent (as `dtm`); `null` without a DTZ
+    /// table.
+    dtz: Option<i32>,
 }
 
 /// Lichess's category of a value for the side to move.
@@ -200,6 +210,21 @@ pub trait Source {
     /// The move with table code `code` among `legal`, a position's legal moves in move
     /// order.
     fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move>;
+    /// OPTIONAL. The DTZ of `pos` and of the position each of `legal` reaches, from a DTZ
+    /// table beside this one: `None` without one (the default), an error text if it cannot
+    /// be read.
+    fn dtz_beside(&self, _pos: &Position, _legal: &[Move]) -> Option<Result<DtzBeside, String>> {
+        None
+    }
+}
+
+/// What a DTZ table says beside a DTM answer ([`Source::dtz_beside`]).
+pub struct DtzBeside {
+    /// The position's DTZ value for its side to move.
+    pub value: Value,
+    /// For each legal move (in the order given), the DTZ value of the position reached,
+    /// for the opponent.
+    pub after: Vec<Value>,
 }
 
 /// Why the drawn position `pos` is a draw. `subs`: may capture and promotion moves of
@@ -245,6 +270,15 @@ impl ProbeAnswer for Rendered {
         use std::fmt::Write;
         let a = &self.answer;
         let mut text = format!("{} ({})\n{}\n", a.fen, a.table, a.result);
+        match (&a.dtz, &a.dtz_category, &a.dtz_error) {
+            (Some(d), Some(c), _) => {
+                let _ = writeln!(text, "distance to zeroing: {d} plies ({c})");
+            }
+            (_, _, Some(e)) => {
+                let _ = writeln!(text, "distance to zeroing: unavailable ({e})");
+            }
+            _ => {}
+        }
         if let Some(b) = &a.best {
             let _ = writeln!(text, "best move: {} ({})", b.san, b.uci);
         }
@@ -287,6 +321,14 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         None => probed.value,
     };
     let find = |code: u8| source.find(&legal, code);
+    let beside = source.dtz_beside(pos, &legal);
+    let beside_ok = beside.as_ref().and_then(|b| b.as_ref().ok());
+    // The DTZ of the position a legal move reaches, found by the move's place in `legal`.
+    let dtz_after = |m: &Move| -> Option<i32> {
+        let b = beside_ok?;
+        let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
+        super::present_dtz::signed(*b.after.get(k)?)
+    };
     let moves = probed
         .moves
         .iter()
@@ -311,6 +353,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
                 promotion: m.promotion.map(|r| r.letter().to_ascii_lowercase()),
                 checkmate,
                 stalemate: why == DrawReason::Stalemate,
+                dtz: dtz_after(m),
             })
         })
         .collect();
@@ -345,6 +388,9 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             san: san(pos, m, None),
         }),
         moves,
+        dtz: beside_ok.and_then(|b| super::present_dtz::signed(b.value)),
+        dtz_category: beside_ok.map(|b| super::present_dtz::category(b.value)),
+        dtz_error: beside.and_then(Result::err),
     };
     Box::new(Rendered { answer })
 }

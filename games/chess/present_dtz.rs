@@ -8,7 +8,7 @@ use super::fen::to_fen;
 use super::moves::{legal_moves, make, Move};
 use super::notation::{san, uci, San, Uci};
 use super::position::Position;
-use super::present::{BestMove, Source};
+use super::present::{BestMove, DtzBeside, Source};
 use crate::game::{Presented, ProbeAnswer, Value};
 use crate::probe::Probed;
 
@@ -98,18 +98,21 @@ fn zeroing(m: &Move) -> bool {
     m.converts() || m.role == super::material::Role::Pawn
 }
 
-/// The answer for `pos`, probed in `source`'s DTZ table.
-pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presented {
-    let mut legal: Vec<Move> = Vec::new();
-    legal_moves(pos, &mut legal);
-    let find = |code: u8| source.find(&legal, code);
-    // Each move: the DTZ of the position reached (a capture's from its sub-table: the
-    // probe gives the class it counts for), and what it is worth to the mover.
-    let mut moves: Vec<(Value, &Move, Value)> = probed
+/// Each legal move `probed` lists: its index in `legal`, the DTZ of the position it reaches
+/// (a capture's from its sub-table: the probe gives the class it counts for), and what it
+/// is worth to the mover; best first for the mover.
+fn evaluate(
+    source: &dyn Source,
+    pos: &Position,
+    probed: &Probed,
+    legal: &[Move],
+) -> Vec<(Value, usize, Value)> {
+    let mut moves: Vec<(Value, usize, Value)> = probed
         .moves
         .iter()
         .filter_map(|&(code, shown)| {
-            let m = find(code)?;
+            let m = source.find(legal, code)?;
+            let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
             let after = if m.converts() && source.has_subtables() {
                 source.converted(&make(pos, m))
             } else {
@@ -120,17 +123,43 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             } else {
                 after
             };
-            Some((counted.back(), m, after))
+            Some((counted.back(), k, after))
         })
         .collect();
     moves.sort_by_key(|e| e.0.back().move_rank());
-    // The best of the moves: the stored value, or better through a FEN's en-passant right.
+    moves
+}
+
+/// The DTZ of `pos` and of each legal move's position, for a DTM answer
+/// ([`super::present::Source::dtz_beside`]); `probed` from the DTZ table.
+pub fn beside(source: &dyn Source, pos: &Position, probed: &Probed, legal: &[Move]) -> DtzBeside {
+    let moves = evaluate(source, pos, probed, legal);
+    let mut after = vec![Value::Illegal; legal.len()];
+    for &(_, k, v) in &moves {
+        after[k] = v;
+    }
+    DtzBeside {
+        // The best of the moves: the stored value, or better through an en-passant right.
+        value: moves.first().map_or(probed.value, |e| e.0),
+        after,
+    }
+}
+
+/// The answer for `pos`, probed in `source`'s DTZ table.
+pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presented {
+    let mut legal: Vec<Move> = Vec::new();
+    legal_moves(pos, &mut legal);
+    let moves = evaluate(source, pos, probed, &legal);
     let value = moves.first().map_or(probed.value, |e| e.0);
     let best = probed
         .best
-        .and_then(find)
-        .filter(|b| moves.iter().any(|e| std::ptr::eq(e.1, *b) && e.0 == value))
-        .or_else(|| moves.first().map(|e| e.1))
+        .and_then(|c| source.find(&legal, c))
+        .filter(|b| {
+            moves
+                .iter()
+                .any(|e| std::ptr::eq(&legal[e.1], *b) && e.0 == value)
+        })
+        .or_else(|| moves.first().map(|e| &legal[e.1]))
         .filter(|_| value.is_decisive());
     let answer = Answer {
         fen: to_fen(pos, pos.clock.halfmove, pos.clock.fullmove),
@@ -144,7 +173,8 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         }),
         moves: moves
             .into_iter()
-            .map(|(_, m, after)| MoveAnswer {
+            .map(|(_, k, after)| (&legal[k], after))
+            .map(|(m, after)| MoveAnswer {
                 uci: uci(m),
                 san: san(pos, m, Some(after == Value::Loss(0))),
                 category: category(after),
@@ -154,64 +184,4 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             .collect(),
     };
     Box::new(Rendered(answer))
-}
-
-/// A DTM answer with the DTZ of the same position beside it (`retro probe chess` when both
-/// tables are there): `dtz` and `dtz_category` on the position, `dtz` on each move (the
-/// mover's, as in a DTZ answer), and a line of words. `dtz: None`: no DTZ table, and the
-/// fields are `null`.
-pub fn beside(dtm: Presented, dtz: Option<Presented>) -> Presented {
-    Box::new(Beside { dtm, dtz })
-}
-
-struct Beside {
-    dtm: Presented,
-    dtz: Option<Presented>,
-}
-
-impl Beside {
-    fn dtz_json(&self) -> serde_json::Value {
-        self.dtz
-            .as_ref()
-            .and_then(|z| serde_json::from_str(&z.json()).ok())
-            .unwrap_or(serde_json::Value::Null)
-    }
-}
-
-impl ProbeAnswer for Beside {
-    fn json(&self) -> String {
-        use serde_json::Value as J;
-        let mut a: J = serde_json::from_str(&self.dtm.json()).expect("answers are JSON");
-        let z = self.dtz_json();
-        a["dtz"] = z["dtz"].clone();
-        a["dtz_category"] = z["category"].clone();
-        let dtz_of = |uci: &J| -> J {
-            z["moves"]
-                .as_array()
-                .and_then(|ms| ms.iter().find(|m| m["uci"] == *uci))
-                .map_or(J::Null, |m| m["dtz"].clone())
-        };
-        if let Some(moves) = a["moves"].as_array_mut() {
-            for m in moves {
-                m["dtz"] = dtz_of(&m["uci"]);
-            }
-        }
-        a.to_string()
-    }
-
-    fn text(&self) -> String {
-        let mut text = self.dtm.text();
-        let z = self.dtz_json();
-        let line = match (z["dtz"].as_i64(), z["category"].as_str()) {
-            (Some(d), Some(c)) => format!("distance to zeroing: {d} plies ({c})\n"),
-            _ => "distance to zeroing: no DTZ table\n".to_string(),
-        };
-        // After the result line (the second).
-        let at = text
-            .match_indices('\n')
-            .nth(1)
-            .map_or(text.len(), |(i, _)| i + 1);
-        text.insert_str(at, &line);
-        text
-    }
 }

@@ -61,19 +61,11 @@ impl Router {
         Ok(loaded)
     }
 
-    /// Probe a FEN of any material: its DTM table's answer, with the DTZ table's beside it
-    /// when that is there too (`null` when it is not).
+    /// Probe a FEN of any material (its DTZ beside its DTM when the material's DTZ table is
+    /// there too: see `present::Source::dtz_beside`).
     pub fn probe(&self, text: &str) -> Result<Presented, RouteError> {
         let name = Self::table_for(text)?;
         let t = self.table(&name)?;
-        let dtm = t.plugin.probe(&t.table, text)?;
-        let dtz_name = format!("{name}{}", super::subtables::DTZ_SUFFIX);
-        let dtz = if registry::table_path(&self.dir, &dtz_name).exists() {
-            let z = self.table(&dtz_name)?;
-            Some(z.plugin.probe(&z.table, text)?)
-        } else {
-            None
-        };
-        Ok(super::present_dtz::beside(dtm, dtz))
+        Ok(t.plugin.probe(&t.table, text)?)
     }
 }

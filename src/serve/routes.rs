@@ -114,20 +114,11 @@ async fn probe(
         known: state.known().to_string(),
     })?;
     // A plug-in bug must not take a connection down: report it as a 500 instead.
-    // A chess material's DTM answer carries its DTZ beside it (`null` without a DTZ table).
-    let dtz = (served.plugin.params().0 == "chess"
-        && !name.ends_with(crate::chess::subtables::DTZ_SUFFIX))
-    .then(|| state.table(&format!("{name}{}", crate::chess::subtables::DTZ_SUFFIX)));
     let body = guarded(|| {
-        let answer = served.plugin.probe(&served.table, text)?;
-        let answer = match dtz {
-            Some(z) => {
-                let z = z.map(|z| z.plugin.probe(&z.table, text)).transpose()?;
-                crate::chess::present_dtz::beside(answer, z)
-            }
-            None => answer,
-        };
-        Ok::<_, crate::game::PositionError>(answer.json().into_bytes())
+        served
+            .plugin
+            .probe(&served.table, text)
+            .map(|answer| answer.json().into_bytes())
     })??;
     let mut res = json_bytes(StatusCode::OK, body);
     // Tables never change while served: the answer for a position is stable.
