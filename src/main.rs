@@ -109,26 +109,7 @@ struct GenerateArgs {
     /// (`KQvKR.rtb`); `dtz`: distance to zeroing under the 50-move rule, as Syzygy counts
     /// it (`KQvKR.dtz.rtb`, made from the sub-tables' DTZ tables); `both`.
     #[arg(long, value_enum, default_value = "dtm")]
-    metric: MetricArg,
-}
-
-/// The `--metric` of `generate`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum MetricArg {
-    Dtm,
-    Dtz,
-    Both,
-}
-
-impl MetricArg {
-    fn metrics(self) -> &'static [retro::table::Metric] {
-        use retro::table::Metric;
-        match self {
-            MetricArg::Dtm => &[Metric::Dtm],
-            MetricArg::Dtz => &[Metric::Dtz],
-            MetricArg::Both => &[Metric::Dtm, Metric::Dtz],
-        }
-    }
+    metric: cli::plan::MetricArg,
 }
 
 #[derive(Args)]
@@ -211,7 +192,7 @@ fn cmd_generate(a: GenerateArgs) -> Result<bool> {
             a.game
         );
     }
-    if a.metric != MetricArg::Dtm {
+    if a.metric != cli::plan::MetricArg::Dtm {
         bail!(
             "--metric is for chess; '{}' has distance to the end only",
             a.game
@@ -226,9 +207,24 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
     if a.width.is_some() || a.height.is_some() || a.k.is_some() {
         bail!("--width, --height and --k are for mnk, not chess");
     }
-    let materials: Vec<String> = a.material.iter().cloned().collect();
+    // A DTZ table's name (`KQvKR.dtz`, as `retro plan` lists it) says its metric.
+    let mut metric = a.metric;
+    let materials: Vec<String> = a
+        .material
+        .iter()
+        .map(
+            |m| match m.strip_suffix(retro::chess::subtables::DTZ_SUFFIX) {
+                Some(base) if metric == cli::plan::MetricArg::Dtm => {
+                    metric = cli::plan::MetricArg::Dtz;
+                    Ok(base.to_string())
+                }
+                Some(_) => bail!("{m} names a DTZ table: leave out --metric"),
+                None => Ok(m.clone()),
+            },
+        )
+        .collect::<Result<_>>()?;
     let targets = cli::plan::targets(&materials, a.all)?;
-    if a.compress && a.metric != MetricArg::Dtm {
+    if a.compress && metric != cli::plan::MetricArg::Dtm {
         bail!("--compress is for DTM tables: DTZ tables are not compressed yet");
     }
     // Each material's tables, its DTM before its DTZ, in dependency order: a DTZ table
@@ -236,7 +232,7 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
     let order: Vec<(retro::chess::material::Material, retro::table::Metric)> =
         plan::closure(&targets)
             .into_iter()
-            .flat_map(|m| a.metric.metrics().iter().map(move |&k| (m.clone(), k)))
+            .flat_map(|m| metric.metrics().iter().map(move |&k| (m.clone(), k)))
             .collect();
     let total = order.len();
     let name_of = |(m, k): &(retro::chess::material::Material, retro::table::Metric)| {

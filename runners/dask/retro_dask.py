@@ -119,6 +119,8 @@ def run(args):
     targets = [f"--all={args.all}"] if args.all else args.materials
     if not targets:
         sys.exit("retro_dask: give materials (KQvKR ...) or --all N")
+    # DTZ tasks are named `KQvKR.dtz`, which `retro generate chess` takes as they are.
+    targets = [*targets, f"--metric={args.metric}"]
     graph = plan(retro, targets)
     tables = graph["tables"]
     os.makedirs(out, exist_ok=True)
@@ -225,6 +227,8 @@ def main():
                    help="the tables folder, on a filesystem every worker shares")
     r.add_argument("--all", type=int, metavar="N", help="every table of up to N pieces")
     r.add_argument("materials", nargs="*", help="materials (KQvKR ...) and their sub-tables")
+    r.add_argument("--metric", choices=["dtm", "dtz", "both"], default="dtm",
+                   help="which tables of each material, as `retro generate --metric`")
     r.add_argument("--threads", type=int, default=None,
                    help="threads of each retro generate (default: all the worker's cores)")
     r.add_argument("--retries", type=int, default=2,

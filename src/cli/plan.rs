@@ -16,6 +16,29 @@ pub struct PlanArgs {
     /// Every table with up to N pieces (3, 4 or 5).
     #[arg(long, value_name = "N")]
     pub all: Option<usize>,
+    /// Which tables of each material: `dtm`, `dtz` (`KQvKR.dtz`, after its sub-materials'
+    /// DTZ tables) or `both`, as `retro generate --metric`.
+    #[arg(long, value_enum, default_value = "dtm")]
+    pub metric: MetricArg,
+}
+
+/// The `--metric` of `generate` and `plan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MetricArg {
+    Dtm,
+    Dtz,
+    Both,
+}
+
+impl MetricArg {
+    pub fn metrics(self) -> &'static [retro::table::Metric] {
+        use retro::table::Metric;
+        match self {
+            MetricArg::Dtm => &[Metric::Dtm],
+            MetricArg::Dtz => &[Metric::Dtz],
+            MetricArg::Both => &[Metric::Dtm, Metric::Dtz],
+        }
+    }
 }
 
 /// The requested tables, from the arguments of `plan` (or `generate`).
@@ -44,7 +67,7 @@ pub fn run(a: &PlanArgs) -> Result<bool> {
         );
     }
     let targets = targets(&a.materials, a.all)?;
-    let tasks = plan::tasks(&targets);
+    let tasks = plan::tasks(&targets, a.metric.metrics());
     let doc = serde_json::json!({
         "game": "chess",
         "targets": targets.iter().map(|m| m.canonical().0.to_string()).collect::<Vec<_>>(),

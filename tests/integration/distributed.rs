@@ -286,6 +286,76 @@ fn plan_lists_every_table_with_its_real_size() {
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
 }
 
+/// DTZ tables in the plan (`KQvKR.dtz` after its sub-materials' DTZ tables, each
+/// material's DTM table first) and through the runner (`--metric`), which writes what
+/// `retro generate --metric both` writes.
+#[test]
+fn dtz_tables_in_the_plan_and_through_the_runner() {
+    let o = retro(&["plan", "chess", "KQvKR", "--metric", "both"]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tables = v["tables"].as_array().unwrap();
+    let names: Vec<&str> = tables.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["KQvK", "KQvK.dtz", "KRvK", "KRvK.dtz", "KQvKR", "KQvKR.dtz"]
+    );
+    assert_eq!(
+        tables[5]["dependencies"],
+        serde_json::json!(["KRvK.dtz", "KQvK.dtz"])
+    );
+    // A task's name is what `retro generate chess` takes; a DTZ name with --metric is not.
+    let w = tempfile::tempdir().unwrap();
+    let o = retro(&[
+        "generate",
+        "chess",
+        "KQvK.dtz",
+        "--metric",
+        "both",
+        "--out",
+        w.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    assert!(
+        output_text(&o).contains("KQvK.dtz names a DTZ table"),
+        "{}",
+        output_text(&o)
+    );
+    let local = w.path().join("local");
+    let o = retro(&[
+        "generate",
+        "chess",
+        "KRvK",
+        "--metric",
+        "both",
+        "--out",
+        local.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let out = w.path().join("dask");
+    let o = Command::new(venv().join("bin/python"))
+        .arg(runner())
+        .args([
+            "run",
+            "--local",
+            "1",
+            "--retro",
+            RETRO,
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .args(["KRvK", "--metric", "both"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", output_text(&o));
+    for f in ["KRvK.rtb", "KRvK.dtz.rtb"] {
+        let a = std::fs::read(local.join(f)).unwrap();
+        assert_eq!(a, std::fs::read(out.join(f)).unwrap(), "{f}");
+    }
+}
+
 /// A table bigger than the memory allowed is refused up front, naming both figures, and
 /// nothing is written.
 #[test]
