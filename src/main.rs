@@ -75,8 +75,9 @@ struct GenerateArgs {
     /// The game: `kbnk` (king + bishop + knight vs king), `mnk` (k-in-a-row) or `chess`
     /// (any endgame of up to 5 pieces: give its material, or `--all N`).
     game: String,
-    /// Chess: the material, white's pieces then black's, kings included (`KQvKR`, `KPvK`).
-    /// Missing sub-tables are generated first.
+    /// Chess: the material, white's pieces then black's, kings included (`KQvKR`, `KPvK`),
+    /// or a DTZ table's name (`KQvKR.dtz`, as `--metric dtz`). Missing sub-tables are
+    /// generated first.
     material: Option<String>,
     /// Chess: every table with up to N pieces (3, 4 or 5), pawns included. Tables already
     /// present and intact are skipped, so an interrupted run resumes.

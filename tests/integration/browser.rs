@@ -353,6 +353,48 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
         )
         .await?;
     assert_eq!(shown, e3);
+    // The material's DTZ table has its statistics page, linked from the board: the DTZ
+    // histogram in plies, as the table's header counts it.
+    let href = c
+        .execute(
+            "const a = document.querySelector('#dtz-stats-link'); return a && a.getAttribute('href')",
+            vec![],
+        )
+        .await?;
+    assert_eq!(href, "/?table=KPvK.dtz&view=stats");
+    c.goto(&format!("{base}{}", href.as_str().unwrap())).await?;
+    wait_js(
+        c,
+        "document.querySelector('.stats-page') && document.querySelector('.stats-page').dataset.ready",
+        "the DTZ statistics page",
+    )
+    .await;
+    let bars = c
+        .execute(
+            "return [...document.querySelectorAll(\"svg.histogram[data-section='white'] rect.bar\")].map(r => [Number(r.dataset.distance), r.dataset.kind, Number(r.dataset.count)])",
+            vec![],
+        )
+        .await?;
+    let t = retro::table::Table::open(&dir.path().join("KPvK.dtz.rtb")).unwrap();
+    let want: Vec<Json> = retro::summary::stats(t.header(), retro::game::DistanceUnit::Plies)[0]
+        .by_distance
+        .iter()
+        .flat_map(|&(d, w, l)| [(d, "win", w), (d, "loss", l)])
+        .filter(|x| x.2 > 0)
+        .map(|(d, k, n)| json!([d, k, n]))
+        .collect();
+    assert!(want.len() > 5, "{want:?}");
+    assert_eq!(bars, Json::Array(want));
+    let heading = c
+        .execute(
+            "return document.querySelector('.stats-page h2').textContent",
+            vec![],
+        )
+        .await?;
+    assert!(
+        heading.as_str().unwrap().contains("distance to zeroing"),
+        "{heading}"
+    );
     let errors = c.execute("return window.__errors || []", vec![]).await?;
     assert_eq!(errors, json!([]), "JavaScript errors on the page");
 

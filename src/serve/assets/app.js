@@ -114,7 +114,11 @@ function renderInfo(t) {
         ? el("a", { id: "board-link", href: `/?table=${t.name}`, onclick: (ev) => (ev.preventDefault(), select(t.name, true, null)) }, "Board")
         : el("a", { id: "stats-link", href: `/?table=${t.name}&view=stats`, onclick: (ev) => (ev.preventDefault(), select(t.name, true, "stats")) }, "Statistics: histogram, longest positions, checksums"),
       " · ",
-      el("a", { href: `/api/tables/${t.name}/stats.json` }, "stats.json")
+      el("a", { href: `/api/tables/${t.name}/stats.json` }, "stats.json"),
+      // The material's DTZ table, where the server has one: its own statistics page.
+      state.tables.some((x) => x.name === `${t.name}.dtz`)
+        ? [" · ", el("a", { id: "dtz-stats-link", href: `/?table=${t.name}.dtz&view=stats`, onclick: (ev) => (ev.preventDefault(), select(`${t.name}.dtz`, true, "stats")) }, "DTZ statistics")]
+        : null
     ),
   ];
   box.replaceChildren(...parts.filter(Boolean));
