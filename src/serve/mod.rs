@@ -46,6 +46,12 @@ pub const DEFAULT_TABLES: &[&str] = &[
     "KBvK",
     "KNvK",
     "KPvK",
+    // Their DTZ tables, sub-materials first: the viewer shows DTZ beside DTM out of the box.
+    "KBvK.dtz",
+    "KNvK.dtz",
+    "KQvK.dtz",
+    "KRvK.dtz",
+    "KPvK.dtz",
     "mnk-3x3-3",
     "mnk-3x4-3",
     "mnk-4x4-3",
