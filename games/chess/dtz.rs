@@ -102,6 +102,41 @@ pub fn pawn_advance(pos: &Position) -> u32 {
         + rank_sum(pos.pieces(Color::Black, Role::Pawn), false)
 }
 
+/// True if the only zeroing move on the way to a win is the mate, so that DTZ is DTM in
+/// every position: black has a bare king, white no pawn and one piece or two minor
+/// pieces. The lone king's captures (its only zeroing moves; white has nothing to take)
+/// all lead to a draw (a bare king or a lone minor piece), as in DTM, and no move
+/// restarts: the two games are the same graph with the same values.
+pub fn mate_is_the_only_zeroing_win(m: &Material) -> bool {
+    let minor = |r: &Role| matches!(r, Role::Bishop | Role::Knight);
+    m.sides[1].is_empty()
+        && match m.sides[0].as_slice() {
+            [r] => *r != Role::Pawn,
+            [a, b] => minor(a) && minor(b),
+            _ => false,
+        }
+}
+
+/// The DTZ records of a table whose DTZ is its DTM ([`mate_is_the_only_zeroing_win`]),
+/// from the bitboard DTM solver's solution.
+struct FromDtm(crate::game::Solution);
+
+impl crate::game::Records for FromDtm {
+    fn slots(&self) -> u64 {
+        self.0.records.len() as u64 / 2
+    }
+
+    fn value(&self, i: Index) -> Value {
+        self.0.value(i)
+    }
+
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+            rec.copy_from_slice(&Metric::Dtz.record(self.0.value(first + k as u64), 0));
+        }
+    }
+}
+
 impl Game for ChessDtz {
     type Position = Position;
 
@@ -151,6 +186,11 @@ impl Game for ChessDtz {
                 "{} was opened without its sub-tables and cannot be solved",
                 self.name()
             )));
+        }
+        if mate_is_the_only_zeroing_win(self.material()) {
+            if let Some(sol) = super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)? {
+                return Ok(Box::new(FromDtm(sol)));
+            }
         }
         // Without pawns, no move of the table restarts: one tier.
         let tier: Option<crate::solve::restart::Tier<'_, Position>> =

@@ -343,3 +343,34 @@ async fn mainline_is_dtz_optimal() {
     assert!(line[61]["uci"].as_str().unwrap().len() == 4);
     assert!(line.len() > 62, "the line goes on in KQvK to mate");
 }
+
+/// Where the only zeroing move on the way to a win is the mate, DTZ is DTM: the DTZ table
+/// is made from the bitboard DTM solver's values, and its bytes are the restarting
+/// solver's.
+#[test]
+fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
+    use retro::chess::dtz::{mate_is_the_only_zeroing_win, ChessDtz};
+    use retro::chess::material::Material;
+    use retro::game::{Game, Records, SolveOptions};
+    let only = |m: &str| mate_is_the_only_zeroing_win(&Material::parse(m).unwrap());
+    assert!(only("KQvK") && only("KBNvK") && only("KNNvK"));
+    assert!(!only("KQRvK") && !only("KPvK") && !only("KBvKN") && !only("KBNvKN"));
+    let opts = SolveOptions { progress: &Silent };
+    let bytes = |r: &dyn Records| {
+        let mut out = vec![0u8; 2 * r.slots() as usize];
+        r.fill(0, &mut out);
+        out
+    };
+    for m in ["KQvK", "KBNvK"] {
+        let g = ChessDtz::open(&Material::parse(m).unwrap(), dir()).unwrap();
+        let fast = g.solve_records(&opts).unwrap();
+        let generic = retro::solve::restart::solve_values(&g, None, &opts).unwrap();
+        assert!(bytes(&*fast) == bytes(&generic), "{m}");
+        // And the values are the DTM table's.
+        let dtm = retro::registry::open(chess_all4(), m).unwrap();
+        assert!(
+            (0..g.size()).all(|i| fast.value(i) == dtm.table.value(i)),
+            "{m}"
+        );
+    }
+}
