@@ -223,6 +223,12 @@ impl Table {
             let (header, blocks) = compressed::open(path, &map)?;
             let size = header.records();
             // The compressed form packs DTM value bytes; DTZ tables are not compressed.
+            if Metric::of_params(&header.params) != Ok(Metric::Dtm) {
+                return Err(TableError::Header {
+                    path: p(),
+                    detail: "a compressed table must hold DTM values".into(),
+                });
+            }
             return Ok(Table {
                 path: path.to_path_buf(),
                 header,
