@@ -47,14 +47,6 @@ impl Metric {
         (self == Metric::Dtz).then(|| (PARAM.to_string(), 1))
     }
 
-    /// Short name: `dtm`, `dtz`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Dtm => "dtm",
-            Metric::Dtz => "dtz",
-        }
-    }
-
     /// Bins of a section's histogram: one per value code.
     pub fn codes(self) -> usize {
         match self {
