@@ -31,15 +31,7 @@ fn naive(g: &Graph) -> Vec<Value> {
             let prev = v.clone();
             for i in (0..n).filter(|&i| tier(i) == t && prev[i].is_none()) {
                 let outs: Vec<Option<Value>> = g.succ[i].iter().map(|&o| after(&prev, o)).collect();
-                if outs.contains(&Some(Value::Loss(d - 1))) {
-                    v[i] = Some(Value::Win(d));
-                } else if outs
-                    .iter()
-                    .all(|x| matches!(x, Some(Value::Win(e)) if *e < d))
-                    && outs.contains(&Some(Value::Win(d - 1)))
-                {
-                    v[i] = Some(Value::Loss(d));
-                }
+                v[i] = super::tests::settled_at(&outs, d);
             }
         }
         for i in (0..n).filter(|&i| tier(i) == t) {

@@ -25,6 +25,23 @@ pub(super) fn settled_at_start(g: &Graph) -> Vec<Option<Value>> {
         .collect()
 }
 
+/// By definition, the value at depth `d` of a position whose moves lead to `outs` (what
+/// is known of each before layer `d`): won if a move reaches a loss at `d - 1`, lost if
+/// every move reaches a win before `d`, one of them at `d - 1`; else not yet settled.
+pub(super) fn settled_at(outs: &[Option<Value>], d: u16) -> Option<Value> {
+    if outs.contains(&Some(Value::Loss(d - 1))) {
+        Some(Value::Win(d))
+    } else if outs
+        .iter()
+        .all(|x| matches!(x, Some(Value::Win(e)) if *e < d))
+        && outs.contains(&Some(Value::Win(d - 1)))
+    {
+        Some(Value::Loss(d))
+    } else {
+        None
+    }
+}
+
 /// Values by definition, one distance layer at a time.
 fn naive(g: &Graph) -> Vec<Value> {
     let n = g.succ.len();
@@ -48,15 +65,7 @@ fn naive(g: &Graph) -> Vec<Value> {
                 continue;
             }
             let outs: Vec<Option<Value>> = g.succ[i].iter().map(|&o| after(&prev, o)).collect();
-            if outs.contains(&Some(Value::Loss(d - 1))) {
-                v[i] = Some(Value::Win(d));
-            } else if outs
-                .iter()
-                .all(|x| matches!(x, Some(Value::Win(e)) if *e < d))
-                && outs.contains(&Some(Value::Win(d - 1)))
-            {
-                v[i] = Some(Value::Loss(d));
-            }
+            v[i] = settled_at(&outs, d);
         }
     }
     v.into_iter().map(|x| x.unwrap_or(Value::Draw)).collect()

@@ -376,13 +376,9 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
         )
         .await?;
     let t = retro::table::Table::open(&dir.path().join("KPvK.dtz.rtb")).unwrap();
-    let want: Vec<Json> = retro::summary::stats(t.header(), retro::game::DistanceUnit::Plies)[0]
-        .by_distance
-        .iter()
-        .flat_map(|&(d, w, l)| [(d, "win", w), (d, "loss", l)])
-        .filter(|x| x.2 > 0)
-        .map(|(d, k, n)| json!([d, k, n]))
-        .collect();
+    let want = super::browser_analysis::histogram_bars(
+        &retro::summary::stats(t.header(), retro::game::DistanceUnit::Plies)[0],
+    );
     assert!(want.len() > 5, "{want:?}");
     assert_eq!(bars, Json::Array(want));
     let heading = c

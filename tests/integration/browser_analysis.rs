@@ -238,6 +238,17 @@ pub(super) async fn analysis_board(c: &Client, base: &str, dir: &Path) -> Result
     Ok(())
 }
 
+/// The bars a statistics page draws for a section: `[distance, "win" or "loss", count]`
+/// for each non-zero count, as the table's header gives them.
+pub(super) fn histogram_bars(s: &retro::summary::SectionStats) -> Vec<Json> {
+    s.by_distance
+        .iter()
+        .flat_map(|&(d, w, l)| [(d, "win", w), (d, "loss", l)])
+        .filter(|x| x.2 > 0)
+        .map(|(d, k, n)| json!([d, k, n]))
+        .collect()
+}
+
 pub(super) async fn stats_page(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
     c.goto(&format!("{base}/?table=kbnk&view=stats")).await?;
     wait_js(
@@ -257,13 +268,7 @@ pub(super) async fn stats_page(c: &Client, base: &str, dir: &Path) -> Result<(),
             &format!("[...document.querySelectorAll(\"svg.histogram{sel} rect.bar\")].map(r => [Number(r.dataset.distance), r.dataset.kind, Number(r.dataset.count)])"),
         )
         .await?;
-        let want: Vec<Json> = s
-            .by_distance
-            .iter()
-            .flat_map(|&(d, w, l)| [(d, "win", w), (d, "loss", l)])
-            .filter(|x| x.2 > 0)
-            .map(|(d, k, n)| json!([d, k, n]))
-            .collect();
+        let want = histogram_bars(s);
         assert!(!want.is_empty());
         assert_eq!(bars, Json::Array(want), "{}", info.name);
         // The counts, written out.

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::chess::dtz::ChessDtz;
 use crate::chess::dtz::FIFTY_MOVES;
-use crate::chess::moves::{legal_moves, make, terminal, Move};
+use crate::chess::moves::{legal_moves, terminal, Move};
 use crate::chess::subtables::table_name;
 use crate::chess::Position;
 use crate::game::{Game, Value};
@@ -42,18 +42,15 @@ impl DtzTables {
         let name = table_name(&material, Metric::Dtz);
         let served = self.app.table(&name)?;
         let game = self.game(&name, &material)?;
-        let stored = served.table.value(game.encode(pos));
+        if pos.ep.is_none() {
+            return Some(served.table.value(game.encode(pos)));
+        }
         // The stored position has no en-passant right: its captures are moves of their own,
-        // which zero into a smaller material.
+        // weighed as a DTZ answer weighs every move.
+        let probed = crate::probe::probe(&*game, &served.table, pos);
         let mut legal = Vec::new();
         legal_moves(pos, &mut legal);
-        legal
-            .iter()
-            .filter(|m| m.en_passant)
-            .try_fold(stored, |v, m| {
-                let after = self.value(&make(pos, m))?;
-                Some(v.better(after.restarted(FIFTY_MOVES).back()))
-            })
+        Some(crate::chess::present_dtz::beside(&*game, pos, &probed, &legal).value)
     }
 
     fn game(
