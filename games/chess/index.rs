@@ -230,6 +230,66 @@ impl Layout {
         i
     }
 
+    /// The slot of a position of the stored colouring given by its squares: the side to
+    /// move, the kings, and the pieces in [`Layout::pieces`] order (identical pieces in any
+    /// order). The same as [`Layout::encode`], without building a position: solvers that
+    /// move one piece of a stored position call it for the position reached.
+    pub fn slot_of(&self, turn: Color, wk: Square, bk: Square, sq: &[Square]) -> Index {
+        let side = match turn {
+            Color::White => 0,
+            Color::Black => self.section,
+        };
+        if self.pawns {
+            let t = if wk & 7 >= 4 { 1 } else { 0 };
+            return side + self.index_of_squares(t, wk, bk, sq);
+        }
+        let syms = king_pairs().symmetries[wk as usize * 64 + bk as usize];
+        if syms & (syms - 1) == 0 {
+            // One symmetry gives the canonical pair: no choice to make.
+            return side + self.index_of_squares(syms.trailing_zeros() as u8, wk, bk, sq);
+        }
+        side + squares(syms as u64)
+            .map(|t| self.index_of_squares(t, wk, bk, sq))
+            .min()
+            .expect("a symmetry")
+    }
+
+    /// [`Layout::index_with`] on squares.
+    fn index_of_squares(&self, t: u8, wk: Square, bk: Square, sq: &[Square]) -> Index {
+        let (wk, bk) = (transform(t, wk), transform(t, bk));
+        let mut i: Index = if self.pawns {
+            ((wk >> 3) * 4 + (wk & 7)) as Index * 64 + bk as Index
+        } else {
+            king_pairs().number[wk as usize * 64 + bk as usize] as Index
+        };
+        let mut s = [0u8; 4];
+        for (k, &x) in sq.iter().enumerate() {
+            s[k] = transform(t, x);
+        }
+        let s = &mut s[..sq.len()];
+        if self.twins {
+            // Identical pieces stand next to each other in `pieces`: each run in
+            // increasing order.
+            let mut k = 0;
+            while k < s.len() {
+                let mut e = k + 1;
+                while e < s.len() && self.pieces[e] == self.pieces[k] {
+                    e += 1;
+                }
+                s[k..e].sort_unstable();
+                k = e;
+            }
+        }
+        for (&x, &(_, r)) in s.iter().zip(&self.pieces) {
+            i = if r == Role::Pawn {
+                i * 48 + (x - 8) as Index
+            } else {
+                i * 64 + x as Index
+            };
+        }
+        i
+    }
+
     /// True if no symmetry of this table but the identity keeps square `sq` in place.
     /// Then two different moves of a position whose side not to move has its king on `sq`
     /// never lead to the same slot: that king stands on `sq` after both moves, so a
@@ -335,13 +395,17 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        for name in ["KQvK", "KRvKB", "KBBvK", "KPvKP", "KRPvK"] {
+        for name in [
+            "KQvK", "KRvKB", "KBBvK", "KPvKP", "KRPvK", "KRRvK", "KPPvKP",
+        ] {
             let l = Layout::new(&Material::parse(name).unwrap());
             let mut legal = 0;
             for i in (0..2 * l.section).step_by(97) {
                 if let Some(p) = l.decode(i) {
                     legal += 1;
                     assert_eq!(l.encode(&p).0, i, "{name} {i}");
+                    let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
+                    assert_eq!(l.slot_of(turn, wk, bk, &sq[..l.pieces.len()]), i);
                     // The raw squares name the same position.
                     let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
                     assert_eq!(
@@ -360,6 +424,21 @@ mod tests {
                     for &t in images {
                         let q = p.map(|s| transform(t, s));
                         assert_eq!(l.encode(&q).0, i, "{name} {i} t{t}");
+                        // The same from squares, identical pieces in either order.
+                        let mut m: Vec<Square> = sq[..l.pieces.len()]
+                            .iter()
+                            .map(|&s| transform(t, s))
+                            .collect();
+                        m.reverse();
+                        let mut back = l.pieces.clone();
+                        back.reverse();
+                        if back == l.pieces {
+                            let (wk, bk) = (
+                                transform(t, p.king(Color::White)),
+                                transform(t, p.king(Color::Black)),
+                            );
+                            assert_eq!(l.slot_of(p.turn, wk, bk, &m), i, "{name} {i} t{t}");
+                        }
                     }
                 }
             }

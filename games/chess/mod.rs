@@ -13,6 +13,7 @@ pub mod index;
 pub mod material;
 pub mod moves;
 pub mod notation;
+pub mod passes;
 pub mod plan;
 pub mod position;
 pub mod present;
@@ -199,6 +200,24 @@ impl Chess {
     }
 }
 
+impl Chess {
+    /// The one-byte solver's passes for this material: moves and un-moves on squares and
+    /// index arithmetic.
+    pub fn passes(&self) -> passes::ChessPasses<'_> {
+        passes::ChessPasses::new(self)
+    }
+
+    /// The one-byte solver's values over the chess passes, the best moves found as the
+    /// records are read.
+    fn one_byte(
+        &self,
+        opts: &crate::game::SolveOptions,
+    ) -> Result<crate::solve::one_byte::Solved<passes::ChessPasses<'_>>, crate::solve::SolveError>
+    {
+        crate::solve::one_byte::solve(self.passes(), opts)
+    }
+}
+
 impl Game for Chess {
     type Position = Position;
 
@@ -249,19 +268,22 @@ impl Game for Chess {
     ) -> Result<crate::game::Solution, crate::solve::SolveError> {
         match self.bare_king(opts)? {
             Some(sol) => Ok(sol),
-            None => crate::solve::two_queue::solve(self, opts),
+            None => Ok(crate::game::Records::to_solution(
+                &self.one_byte(opts)?,
+                opts.progress,
+            )),
         }
     }
 
-    /// As [`Chess::solve`], but the two-queue solver's records are made as they are
-    /// written: a byte a slot of values instead of three at the end.
+    /// As [`Chess::solve`], but the records are made as they are written from the
+    /// one-byte solver's values: a byte a slot instead of three at the end.
     fn solve_records(
         &self,
         opts: &crate::game::SolveOptions,
     ) -> Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError> {
         Ok(match self.bare_king(opts)? {
             Some(sol) => Box::new(sol),
-            None => Box::new(crate::solve::two_queue::solve_values(self, opts)?),
+            None => Box::new(self.one_byte(opts)?),
         })
     }
 

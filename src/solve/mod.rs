@@ -1,7 +1,10 @@
-//! Solvers: the generic two-queue retrograde solver (any game) and helpers shared by the
-//! games' own faster solvers.
+//! Solvers: the generic two-queue retrograde solver (any game, the reference), the
+//! one-byte solver (values and two bits a slot, over a game's [`one_byte::Passes`]), the
+//! restarting solver (distance to zeroing) and helpers shared by the games' own faster
+//! solvers.
 
 mod ascending;
+pub mod one_byte;
 pub mod restart;
 pub mod two_queue;
 
@@ -33,6 +36,8 @@ pub fn check_layer(d: u16, any_won: bool, any_lost: bool) -> Result<(), SolveErr
     Ok(())
 }
 
+#[cfg(test)]
+mod one_byte_tests;
 #[cfg(test)]
 mod restart_tests;
 #[cfg(test)]

@@ -94,7 +94,7 @@ pub(super) fn random_graphs(
     })
 }
 
-fn graphs() -> impl Strategy<Value = Graph> {
+pub(super) fn graphs() -> impl Strategy<Value = Graph> {
     (1usize..40).prop_flat_map(|n| {
         let known = prop_oneof![
             Just(Value::Draw),
@@ -220,7 +220,7 @@ fn value_records_round_trip() {
 }
 
 /// A line of `n` positions, each with one move to the one before; the first is lost.
-fn chain(n: usize) -> Graph {
+pub(super) fn chain(n: usize) -> Graph {
     let succ = (0..n)
         .map(|i| match i {
             0 => vec![],

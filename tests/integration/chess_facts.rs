@@ -11,6 +11,7 @@ use retro::game::{DistanceUnit, Game, Value};
 use retro::generate::with_threads;
 use retro::progress::Silent;
 use retro::registry;
+use retro::solve::one_byte::{check_passes, GamePasses};
 use retro::summary::{stats, SectionStats};
 use retro::table::Table;
 
@@ -137,20 +138,36 @@ fn every_material_conforms() {
         // The DTZ plug-in of the material: the same index, pawn moves restarting.
         let z = retro::chess::dtz::ChessDtz::rules_only(m);
         let size = g.size();
+        let (moves, passes) = (GamePasses(&g), g.passes());
         let mut i = 7919 % size;
         for _ in 0..40 {
             retro::selftest::check_slot(&g, i).unwrap_or_else(|e| panic!("{m}: {e}"));
+            // The one-byte solver's passes make the same moves and un-moves.
+            check_passes(&moves, &passes, i).unwrap_or_else(|e| panic!("{m} passes: {e}"));
             retro::selftest::check_slot(&z, i).unwrap_or_else(|e| panic!("{m}.dtz: {e}"));
             checked += usize::from(g.decode(i).is_some());
             i = (i + 2_654_435_761) % size;
         }
     }
     assert!(checked > 2_000, "{checked} legal slots");
+    // Denser on what the passes' index arithmetic treats apart: twins, pawns on both sides
+    // (en passant), symmetric king pairs (one in eight pawnless slots).
+    for name in ["KRRvKR", "KPPvKP", "KNNvKB", "KPvKP", "KQvKR", "KBPvKN"] {
+        let g = Chess::rules_only(&Material::parse(name).unwrap());
+        let (moves, passes) = (GamePasses(&g), g.passes());
+        let mut i = 104_729 % g.size();
+        for _ in 0..3_000 {
+            check_passes(&moves, &passes, i).unwrap_or_else(|e| panic!("{name} passes: {e}"));
+            i = (i + 2_654_435_761) % g.size();
+        }
+    }
     // With real sub-tables too.
     for name in MATERIALS {
         let g = Chess::open(&Material::parse(name).unwrap(), tables()).unwrap();
+        let (moves, passes) = (GamePasses(&g), g.passes());
         for i in (0..g.size()).step_by(4_099) {
             retro::selftest::check_slot(&g, i).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_passes(&moves, &passes, i).unwrap_or_else(|e| panic!("{name} passes: {e}"));
         }
     }
 }
