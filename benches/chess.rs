@@ -8,7 +8,10 @@
 //! - the DTZ50 tables of the same 35 materials (`--metric dtz`), wall and CPU time against
 //!   the DTM set's, and per material, best of 3 in one run, a DTZ table's generation time
 //!   against its DTM table's (the target: at most 1.5 times);
-//! - with `-- --five`: the 5-piece tables KQRvKR, KRBvKR, KBNvKN and KRPvKR, each in its
+//! - the one-byte solver against the two-queue solver it replaced, on KQvKR, KRvKP and
+//!   KPvKP (solve and best moves, best of 3 each, in one run);
+//! - with `-- --five [MATERIALS]`: the 5-piece tables KQRvKR, KRBvKR, KBNvKN and KRPvKR
+//!   (or those named), each in its
 //!   own `retro generate` process (its sub-tables made first, not timed), with the peak
 //!   memory of that process and its peak anonymous memory (resident less the mapped
 //!   sub-table files), and beside each, in the same run, Syzygy's generator solving the
@@ -18,7 +21,7 @@
 //!   up to 4 pieces; without them that comparison alone is skipped, saying how to build it.
 //!   Each is also compressed (`retro compress`), its size and time printed.
 //!
-//! `cargo bench --bench chess [-- --five]`
+//! `cargo bench --bench chess [-- --five [KQRvKR ...]]`
 
 use std::path::Path;
 use std::time::Instant;
@@ -49,7 +52,7 @@ fn rtbgen() -> Option<(std::path::PathBuf, String)> {
 }
 
 /// The 5-piece tables, each in its own process, beside Syzygy's generator when present.
-fn five(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let exe = Path::new(env!("CARGO_BIN_EXE_retro"));
     let peer = rtbgen();
     if peer.is_none() {
@@ -58,7 +61,7 @@ fn five(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     // rtbgenp reads KRPvKR's 5-piece pawnless sub-tables from Syzygy files: made here by
     // full rtbgen runs (not timed), into a folder put first on its path.
     let syzygy5 = tempfile::tempdir()?;
-    for name in ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"] {
+    for name in names.iter().map(String::as_str) {
         let m = Material::parse(name)?;
         let children: Vec<Material> = m.children();
         generate_all(dir, &children)?;
@@ -224,8 +227,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         load()
     );
 
-    if std::env::args().any(|a| a == "--five") {
-        five(dir.path())?;
+    // The one-byte solver (what `generate` runs) against the two-queue solver it replaced
+    // for these tables, solving only, in this run.
+    for name in ["KQvKR", "KRvKP", "KPvKP"] {
+        let chess = retro::chess::Chess::open(&Material::parse(name)?, dir.path())?;
+        let (mut one, mut two) = (f64::MAX, f64::MAX);
+        for _ in 0..3 {
+            let t = Instant::now();
+            chess.solve(&opts)?;
+            one = one.min(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            retro::solve::two_queue::solve(&chess, &opts)?;
+            two = two.min(t.elapsed().as_secs_f64());
+        }
+        println!(
+            "{name} solve and best moves, best of 3: one-byte solver {one:.3} s, two-queue solver {two:.3} s, ratio {:.2} (load average after: {})",
+            one / two,
+            load()
+        );
+    }
+
+    // `-- --five [MATERIALS...]`: the 5-piece tables named (default: all four).
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(k) = args.iter().position(|a| a == "--five") {
+        let mut names: Vec<String> = args[k + 1..]
+            .iter()
+            .take_while(|a| !a.starts_with('-'))
+            .cloned()
+            .collect();
+        if names.is_empty() {
+            names = ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"]
+                .map(String::from)
+                .to_vec();
+        }
+        five(dir.path(), &names)?;
     }
     Ok(())
 }

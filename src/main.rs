@@ -250,13 +250,12 @@ fn cmd_generate_chess(a: &GenerateArgs) -> Result<bool> {
             missing.push(t.clone());
         }
     }
-    let missing_materials: Vec<_> = missing.iter().map(|t| t.0.clone()).collect();
     let (available, source_of) = match a.max_memory {
         Some(n) => (Some(n), "--max-memory"),
         None => (retro::memory::available(), "MemAvailable"),
     };
     if let Some(available) = available {
-        plan::check_memory(&missing_materials, available, source_of)?;
+        plan::check_memory(&missing, available, source_of)?;
     }
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);

@@ -75,11 +75,18 @@ pub fn present_metric(
 }
 
 /// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
-/// set, less the process and the mapped sub-tables): a value byte and a move counter byte,
-/// then the value byte and the 2-byte record, plus the settled bits and the queues at their
-/// largest. Two-queue solver, pawnless: KQvKR 4.8, KQRvKR 4.8 (1.10 GiB); with pawns (more
-/// seeds from promotions, the en-passant links): KRPvKR 4.8, KRvKP 6.1, KPvKP 8.6. Rounded
-/// up, so the estimate errs on the side of refusing.
+/// set, less the process and the mapped sub-tables).
+///
+/// DTM, the one-byte solver ([`crate::solve::one_byte`]): a value byte and two bits while
+/// solving, then the value byte and one bit while the records are written: KQRvKR peaked
+/// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
+/// process and the writer's buffers). Rounded up.
+const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.3;
+/// DTZ, the restarting solver ([`crate::solve::restart`]): a value byte and a move
+/// counter byte, then the value byte and the 2-byte record, plus the settled bits and the
+/// queues at their largest, as the two-queue solver's: pawnless KQvKR 4.8, KQRvKR 4.8;
+/// with pawns (more seeds from promotions, the en-passant links): KRPvKR 4.8, KRvKP 6.1,
+/// KPvKP 8.6. Rounded up, so the estimate errs on the side of refusing.
 const BYTES_PER_SLOT: [f64; 2] = [5.0, 9.0];
 /// The bare-king solver ([`super::bareking`]) keeps records for every placement of its
 /// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
@@ -103,14 +110,16 @@ pub struct Estimate {
     pub memory_bytes: u64,
 }
 
-/// The cost of generating `m` (stored colouring).
-pub fn estimate(m: &Material) -> Estimate {
+/// The cost of generating `m`'s table (stored colouring) holding `metric`.
+pub fn estimate(m: &Material, metric: crate::table::Metric) -> Estimate {
     let m = m.canonical().0;
     let section = Layout::new(&m).section;
     let positions = 2 * section;
     let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
     let per_slot = if super::bareking::applies(&m) {
         BARE_KING_BYTES_PER_SLOT
+    } else if metric == crate::table::Metric::Dtm {
+        ONE_BYTE_BYTES_PER_SLOT
     } else {
         BYTES_PER_SLOT[m.has_pawns() as usize]
     };
@@ -155,8 +164,8 @@ pub struct Task {
 
 /// The task graph of `targets`: every table of their [`closure`] holding each of
 /// `metrics`, in that order (a material's DTM table before its DTZ table). A DTZ table reads
-/// its sub-materials' DTZ tables; it costs about what the DTM table does (16-bit records
-/// for the file, about the same bytes a slot while solving).
+/// its sub-materials' DTZ tables; its file is the DTM table's size (16-bit records), its
+/// solver takes more memory ([`estimate`]).
 pub fn tasks(targets: &[Material], metrics: &[crate::table::Metric]) -> Vec<Task> {
     let name = super::subtables::table_name;
     closure(targets)
@@ -166,7 +175,7 @@ pub fn tasks(targets: &[Material], metrics: &[crate::table::Metric]) -> Vec<Task
                 name: name(m, k),
                 pieces: m.count(),
                 dependencies: m.children().iter().map(|c| name(c, k)).collect(),
-                estimate: estimate(m),
+                estimate: estimate(m, k),
             })
         })
         .collect()
@@ -184,14 +193,18 @@ pub struct TooBig {
     pub hint: String,
 }
 
-/// Refuse, before anything is written, the first of `to_make` whose estimate exceeds
-/// `available` bytes.
-pub fn check_memory(to_make: &[Material], available: u64, source_of: &str) -> Result<(), TooBig> {
-    for m in to_make {
-        let needed = estimate(m).memory_bytes;
+/// Refuse, before anything is written, the first of `to_make` (tables of a material and
+/// a metric) whose estimate exceeds `available` bytes.
+pub fn check_memory(
+    to_make: &[(Material, crate::table::Metric)],
+    available: u64,
+    source_of: &str,
+) -> Result<(), TooBig> {
+    for (m, metric) in to_make {
+        let needed = estimate(m, *metric).memory_bytes;
         if needed > available {
             return Err(TooBig {
-                table: m.canonical().0.to_string(),
+                table: super::subtables::table_name(&m.canonical().0, *metric),
                 needed,
                 available,
                 source_of: source_of.to_string(),
@@ -251,18 +264,26 @@ mod tests {
 
     #[test]
     fn estimates() {
-        let kqvkr = estimate(&Material::parse("KRvKQ").unwrap());
+        let dtm = crate::table::Metric::Dtm;
+        let kqvkr = estimate(&Material::parse("KRvKQ").unwrap(), dtm);
         // 2 sides x 462 king pairs x 64 x 64 squares, 2 bytes each after a 4 KiB header.
         assert_eq!(kqvkr.positions, 2 * 462 * 64 * 64);
         let section = 462 * 64 * 64 * 2;
         assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
-        // Measured: KQRvKR peaked at 1,158,128 KiB for its 2 x 462 x 64^3 slots.
-        let big = estimate(&Material::parse("KQRvKR").unwrap()).memory_bytes as f64;
-        let measured = 1_158_128.0 * 1024.0;
+        // Measured: KQRvKR's one-byte solve peaked at 318,824 KiB of anonymous memory for
+        // its 2 x 462 x 64^3 slots, beside its three 4-piece sub-tables mapped.
+        let kqrvkr = Material::parse("KQRvKR").unwrap();
+        let big = estimate(&kqrvkr, dtm).memory_bytes as f64;
+        let subs: u64 = kqrvkr.children().iter().map(|c| file_bytes(c, 0)).sum();
+        let measured = 318_824.0 * 1024.0 + subs as f64;
         assert!(
             big > measured && big < 1.1 * measured,
             "{big} vs {measured}"
         );
+        // DTZ, the restarting solver: KQRvKR's DTM table peaked at 1,158,128 KiB with the
+        // two-queue solver, which uses memory as it does.
+        let dtz = estimate(&kqrvkr, crate::table::Metric::Dtz).memory_bytes as f64;
+        assert!(dtz > 1_158_128.0 * 1024.0, "{dtz}");
         // The header fits its first page up to 190 values a side, and takes one more
         // page with all 257.
         let m = Material::parse("KQRvKR").unwrap();
@@ -290,9 +311,11 @@ mod tests {
     #[test]
     fn too_big_is_refused_naming_the_figures() {
         let m = Material::parse("KQvKR").unwrap();
-        let need = estimate(&m).memory_bytes;
-        assert!(check_memory(std::slice::from_ref(&m), need, "--max-memory").is_ok());
-        let e = check_memory(&[m], need - 1, "MemAvailable").unwrap_err();
+        let dtm = crate::table::Metric::Dtm;
+        let need = estimate(&m, dtm).memory_bytes;
+        let t = [(m, dtm)];
+        assert!(check_memory(&t, need, "--max-memory").is_ok());
+        let e = check_memory(&t, need - 1, "MemAvailable").unwrap_err();
         assert_eq!(e.needed, need);
         let text = e.to_string();
         assert!(text.starts_with("KQvKR needs about "), "{text}");

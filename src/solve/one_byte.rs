@@ -501,9 +501,11 @@ pub fn start_from(
             Outcome::Known(Value::Loss(l)) => win = Some(win.map_or(l + 1, |w| w.min(l + 1))),
             Outcome::Known(Value::Win(w)) => slowest = slowest.max(Some(w)),
             Outcome::Known(_) => keep = true,
-            Outcome::Restart { .. } => return Err(SolveError::Game(format!(
+            Outcome::Restart { .. } => {
+                return Err(SolveError::Game(format!(
                 "position {i} has a move that restarts the count: that needs the restarting solver"
-            ))),
+            )))
+            }
         }
     }
     if !inside && links.len() == before {

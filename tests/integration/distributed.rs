@@ -280,7 +280,8 @@ fn plan_lists_every_table_with_its_real_size() {
         let h = retro::table::Table::open(&file).unwrap();
         let slots: u64 = h.header().sections.iter().map(|s| s.records).sum();
         assert_eq!(t["positions"].as_u64(), Some(slots), "{name}");
-        assert!(t["memory_bytes"].as_u64().unwrap() > 4 * slots, "{name}");
+        // At least the one-byte solver's byte a slot.
+        assert!(t["memory_bytes"].as_u64().unwrap() > slots, "{name}");
     }
     let o = retro(&["plan", "chess", "KQvKR", "--all", "4"]);
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
@@ -369,13 +370,13 @@ fn too_big_for_the_memory_is_refused_before_anything_is_written() {
         "--out",
         out.to_str().unwrap(),
         "--max-memory",
-        "30M",
+        "20M",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
     let text = output_text(&o);
     assert!(
-        text.contains("KQvKR needs about 34.28 MiB")
-            && text.contains("30.00 MiB is available (--max-memory)"),
+        text.contains("KQvKR needs about 20.93 MiB")
+            && text.contains("20.00 MiB is available (--max-memory)"),
         "{text}"
     );
     assert!(!out.exists(), "nothing written, not even the sub-tables");
