@@ -11,8 +11,9 @@
 //!    that a quicker win replaces; one with a move out to a draw gets its `keep` bit: it is
 //!    never lost.
 //! 2. **Depth d, lost → won.** Every slot holding a loss at d is found by scanning the
-//!    bytes; its predecessors that are unknown, or hold a slower tentative win, are won at
-//!    d + 1.
+//!    bytes (only the chunks of slots that ever held that byte: each chunk keeps 256 bits
+//!    of which bytes it held); its predecessors that are unknown, or hold a slower
+//!    tentative win, are won at d + 1.
 //! 3. **Won → lost.** Every slot holding a win at d + 1 marks its unknown predecessors as
 //!    candidates (a bit a slot). Each candidate is then checked forward
 //!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
@@ -34,7 +35,7 @@
 //! A game can give its own [`Passes`] (chess works on squares and index arithmetic, not on
 //! positions); [`GamePasses`] gives them for any [`Game`] from its moves and un-moves.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
@@ -121,8 +122,11 @@ struct State<'a, P> {
     keep: Bits,
     /// Candidates for a loss at the current depth.
     cand: Bits,
-    /// Which value bytes some slot has held: a scan for a byte nobody holds is skipped.
-    present: Vec<AtomicBool>,
+    /// Per chunk of [`CHUNK`] slots, which value bytes some slot of it has held (256 bits):
+    /// a scan for a byte passes over the chunks that never held it. The deep layers of a
+    /// long table hold a few thousand positions in a few chunks; scanning every byte for
+    /// them cost more than solving them.
+    present: Vec<[AtomicU64; 4]>,
     /// The largest depth of a value stored ahead of its turn (tentative wins, early
     /// losses): the solve goes on at least that far.
     ahead: AtomicU16,
@@ -152,9 +156,13 @@ impl<P: Passes> State<'_, P> {
         let ok = self.value[i as usize]
             .compare_exchange(old, b, Relaxed, Relaxed)
             .is_ok();
-        // Read before writing: the flag's cache line stays shared between the threads.
-        if ok && !self.present[b as usize].load(Relaxed) {
-            self.present[b as usize].store(true, Relaxed);
+        if ok {
+            let word = &self.present[i as usize / CHUNK][b as usize / 64];
+            let bit = 1u64 << (b % 64);
+            // Read before writing: the word's cache line stays shared between threads.
+            if word.load(Relaxed) & bit == 0 {
+                word.fetch_or(bit, Relaxed);
+            }
         }
         ok
     }
@@ -164,7 +172,9 @@ impl<P: Passes> State<'_, P> {
     /// beyond the depth being solved.
     fn try_win(&self, i: Index, w: u16, ahead: bool) -> bool {
         if !Value::Win(w).fits() {
-            return self.store(i, UNKNOWN, Value::Win(w));
+            // Too deep for a record, and an error only if the slot would take it: one
+            // won sooner keeps its value (no slower tentative win can be this deep).
+            return self.get(i) == UNKNOWN && self.store(i, UNKNOWN, Value::Win(w));
         }
         loop {
             let old = self.get(i);
@@ -248,14 +258,15 @@ impl<P: Passes> State<'_, P> {
     /// Run `f` on every slot holding byte `b`, chunk by chunk in parallel; true if `f`
     /// returned true for any.
     fn each_holding(&self, b: u8, f: impl Fn(Index) -> bool + Sync) -> bool {
-        if !self.present[b as usize].load(Relaxed) {
-            return false;
-        }
+        let bit = 1u64 << (b % 64);
         self.value
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, vals)| {
                 let mut any = false;
+                if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
+                    return false;
+                }
                 for (k, v) in vals.iter().enumerate() {
                     if v.load(Relaxed) == b {
                         any |= f((c * CHUNK + k) as Index);
@@ -318,7 +329,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         value: (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
         keep: Bits::new(n),
         cand: Bits::new(n),
-        present: (0..256).map(|_| AtomicBool::new(false)).collect(),
+        present: (0..n.div_ceil(CHUNK))
+            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+            .collect(),
         ahead: AtomicU16::new(0),
         too_deep: AtomicU16::new(u16::MAX),
         by_to: Vec::new(),
