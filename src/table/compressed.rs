@@ -452,14 +452,20 @@ impl Form {
     }
 }
 
-/// A block's values compressed in the form that makes them smallest (plain on a tie).
+/// zstd level at which the two forms of a block are weighed: a fast one, so that trying
+/// both costs little beside compressing the one kept at [`LEVEL`].
+const TRIAL_LEVEL: i32 = 3;
+
+/// A block's values compressed in the form that comes out smaller at [`TRIAL_LEVEL`]
+/// (plain on a tie).
 fn smaller_form(values: Vec<u8>) -> std::io::Result<(Vec<u8>, Form)> {
-    let plain = zstd::bulk::compress(&values, LEVEL)?;
-    let tiles = zstd::bulk::compress(&Form::Tiles.apply(values), LEVEL)?;
-    Ok(if tiles.len() < plain.len() {
-        (tiles, Form::Tiles)
+    let plain = zstd::bulk::compress(&values, TRIAL_LEVEL)?.len();
+    let tiled = Form::Tiles.apply(values.clone());
+    let tiles = zstd::bulk::compress(&tiled, TRIAL_LEVEL)?.len();
+    Ok(if tiles < plain {
+        (zstd::bulk::compress(&tiled, LEVEL)?, Form::Tiles)
     } else {
-        (plain, Form::Plain)
+        (zstd::bulk::compress(&values, LEVEL)?, Form::Plain)
     })
 }
 
