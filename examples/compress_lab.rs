@@ -1,5 +1,18 @@
 //! Measuring compression levers on a dense table (not part of the product):
-//! `cargo run --release --example compress_lab -- FILE.rtb SAMPLE_EVERY`.
+//!
+//! `cargo run --release --example compress_lab -- FILE.rtb EVERY SHIFTS VARIANTS OFFSETS`
+//!
+//! - `EVERY`: sample every EVERY-th region of 2^20 slots (the same slots for every block
+//!   size), projecting the whole table's size from them;
+//! - `SHIFTS`: block sizes as powers of two, comma-separated (`16,18`);
+//! - `VARIANTS`: comma-separated `FILL:LEVEL[:EXTRA]`, FILL the don't-care fill of illegal
+//!   slots (`prev` the value before, `mode` the block's most frequent value, `match`
+//!   continuing the longest running match at one of OFFSETS), LEVEL zstd's, EXTRA any of
+//!   `r` (values remapped by frequency), `t` (the block transposed as rows of 64), `p021`
+//!   (a 64^3 block's axes reordered), `b` (the smaller of index order and 4,096-slot tiles
+//!   transposed: format 2's forms), `d` (the previous block as a zstd dictionary); or
+//!   `entropy` alone: conditional entropies of the values given neighbours at OFFSETS;
+//! - `OFFSETS`: `/`-separated distances (`1/64/4096`).
 
 use rayon::prelude::*;
 use retro::game::Value;
