@@ -489,6 +489,16 @@ pub enum PositionError {
     Illegal(String),
 }
 
+/// Why a probe gave no answer: the position, or a table that no longer reads (a
+/// compressed block damaged after the table was opened: see [`crate::table::damage`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error(transparent)]
+    Table(#[from] crate::table::TableError),
+}
+
 /// Text forms of positions and moves, for the CLI, the JSON answers and the server.
 pub trait GameText: Game {
     /// REQUIRED. One-line description: "king + bishop + knight vs king".

@@ -338,11 +338,12 @@ fn refusal(number: u64, input: &str, e: &anyhow::Error) -> serde_json::Value {
 }
 
 /// One probe answer as a JSON line (batch mode): the answer, or an error object naming the
-/// line.
-fn probe_line(probe: &ProbeFn, line: &Line) -> (String, bool) {
-    match line {
+/// line; an error for a damaged table, which stops the batch (no line can be trusted).
+fn probe_line(probe: &ProbeFn, line: &Line) -> Result<(String, bool)> {
+    Ok(match line {
         Line::Text { number, text } => match probe(text) {
             Ok(p) => (p.json(), true),
+            Err(e) if is_damage(&e) => return Err(e),
             Err(e) => (refusal(*number, text, &e).to_string(), false),
         },
         Line::Bad {
@@ -353,7 +354,16 @@ fn probe_line(probe: &ProbeFn, line: &Line) -> (String, bool) {
             let v = serde_json::json!({"line": number, "input": input, "error": error});
             (v.to_string(), false)
         }
-    }
+    })
+}
+
+/// Whether a probe failed on a table rather than on its position.
+fn is_damage(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<retro::table::TableError>().is_some()
+        || matches!(
+            e.downcast_ref(),
+            Some(retro::chess::router::RouteError::Damaged(_))
+        )
 }
 
 fn cmd_probe(a: ProbeArgs) -> Result<bool> {
@@ -369,7 +379,12 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
     }
     let loaded = registry::open(&a.tables, &a.table)?;
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
-    probe_with(&a, &|text: &str| Ok(plugin.probe(table, text)?))
+    probe_with(&a, &|text: &str| {
+        plugin.probe(table, text).map_err(|e| match e {
+            retro::game::ProbeError::Position(p) => p.into(),
+            retro::game::ProbeError::Table(t) => t.into(),
+        })
+    })
 }
 
 /// `retro probe`: one position in words or JSON, or `-`, a batch from standard input.
@@ -412,7 +427,8 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
             },
             || input.block(),
         );
-        for (json, ok) in answers {
+        for answer in answers {
+            let (json, ok) = answer?;
             all_ok &= ok;
             out.write_all(json.as_bytes())?;
             out.write_all(b"\n")?;
@@ -496,4 +512,38 @@ fn cmd_verify(a: VerifyArgs) -> Result<bool> {
     }
     outln!("{}", if report.ok() { "OK" } else { "FAILED" })?;
     Ok(report.ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cli::batch::Line;
+
+    /// A batch goes on past a refused position (its line says why) but stops at a damaged
+    /// table, whose error (exit 2) names the file and the block.
+    #[test]
+    fn a_damaged_table_stops_a_batch_and_a_refused_position_does_not() {
+        let line = Line::Text {
+            number: 1,
+            text: "a position".into(),
+        };
+        let damage = || retro::table::TableError::Block {
+            path: "KQvKR.rtbc".into(),
+            detail: "block 3 (section 'white') checksum mismatch".into(),
+        };
+        let direct: &ProbeFn = &|_| Err(damage().into());
+        let routed: &ProbeFn = &|_| Err(retro::chess::router::RouteError::Damaged(damage()).into());
+        for probe in [direct, routed] {
+            let e = probe_line(probe, &line).unwrap_err();
+            assert_eq!(
+                format!("{e:#}"),
+                "KQvKR.rtbc: block 3 (section 'white') checksum mismatch"
+            );
+        }
+        let refused: &ProbeFn =
+            &|_| Err(PositionError::Illegal("kings are adjacent".into()).into());
+        let (json, ok) = probe_line(refused, &line).unwrap();
+        assert!(!ok);
+        assert!(json.contains(r#""category":"illegal""#), "{json}");
+    }
 }

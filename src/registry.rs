@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::game::{
-    DistanceUnit, Game, GameText, PositionError, Presented, Records, Section, SolveOptions,
+    DistanceUnit, Game, GameText, Presented, ProbeError, Records, Section, SolveOptions,
 };
 use crate::progress::Progress;
 use crate::solve::SolveError;
@@ -25,8 +25,9 @@ pub trait Plugin: Send + Sync {
     /// Solve every position; the records may be made as they are read (see
     /// [`Game::solve_records`]).
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError>;
-    /// Probe a position given in the game's notation.
-    fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError>;
+    /// Probe a position given in the game's notation; an error, never an answer, if a
+    /// compressed table it reads turns out damaged.
+    fn probe(&self, table: &Table, position: &str) -> Result<Presented, ProbeError>;
     /// Game-specific summary lines (see [`GameText::summary_lines`]).
     fn summary_lines(&self, table: &Table) -> Vec<String>;
     /// The position stored at `index`, in the game's notation (`None` for an unused slot).
@@ -69,10 +70,13 @@ impl<G: GameText + 'static> Plugin for G {
     fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a> {
         Box::new(crate::rebuild::Rebuilt { game: self, table })
     }
-    fn probe(&self, table: &Table, position: &str) -> Result<Presented, PositionError> {
+    fn probe(&self, table: &Table, position: &str) -> Result<Presented, ProbeError> {
         let pos = self.parse_position(position)?;
-        let probed = crate::probe::probe(self, table, &pos);
-        Ok(self.present(&pos, &probed))
+        // Presenting reads tables too (a chess move's sub-table): both are watched.
+        Ok(crate::table::damage::watch(|| {
+            let probed = crate::probe::probe(self, table, &pos);
+            self.present(&pos, &probed)
+        })?)
     }
     fn summary_lines(&self, table: &Table) -> Vec<String> {
         GameText::summary_lines(self, table)

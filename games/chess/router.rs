@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::game::{PositionError, Presented};
+use crate::game::{PositionError, Presented, ProbeError};
 use crate::registry::{self, Loaded, RegistryError};
 
 /// Why a position could not be answered.
@@ -13,6 +13,9 @@ use crate::registry::{self, Loaded, RegistryError};
 pub enum RouteError {
     #[error(transparent)]
     Position(#[from] PositionError),
+    /// A compressed table damaged after it was opened.
+    #[error(transparent)]
+    Damaged(#[from] crate::table::TableError),
     #[error(transparent)]
     Table(#[from] RegistryError),
 }
@@ -66,6 +69,9 @@ impl Router {
     pub fn probe(&self, text: &str) -> Result<Presented, RouteError> {
         let name = Self::table_for(text)?;
         let t = self.table(&name)?;
-        Ok(t.plugin.probe(&t.table, text)?)
+        t.plugin.probe(&t.table, text).map_err(|e| match e {
+            ProbeError::Position(p) => RouteError::Position(p),
+            ProbeError::Table(t) => RouteError::Damaged(t),
+        })
     }
 }

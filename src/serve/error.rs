@@ -42,9 +42,22 @@ pub enum ApiError {
     /// castling rights).
     #[error("{0}")]
     NotInTablebase(String),
+    /// A table read while probing is damaged (a compressed block that no longer reads):
+    /// no answer, and the message names the file and the block.
+    #[error("{0}")]
+    Damaged(crate::table::TableError),
     /// A bug: the plug-in panicked on this input. Reported, never propagated.
     #[error("internal error while probing: {0}")]
     Internal(String),
+}
+
+impl From<crate::game::ProbeError> for ApiError {
+    fn from(e: crate::game::ProbeError) -> ApiError {
+        match e {
+            crate::game::ProbeError::Position(p) => ApiError::Position(p),
+            crate::game::ProbeError::Table(t) => ApiError::Damaged(t),
+        }
+    }
 }
 
 impl ApiError {
@@ -61,7 +74,7 @@ impl ApiError {
             | ApiError::TablebaseQuery(_)
             | ApiError::InvalidFen(_)
             | ApiError::IllegalPosition(_) => StatusCode::BAD_REQUEST,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Damaged(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 

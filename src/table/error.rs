@@ -18,6 +18,14 @@ pub enum TableError {
         expected: u32,
         command: String,
     },
+    #[error("{path}: compressed table format version {found}, this build reads version {expected}: make it again from its dense table with `retro compress {dense}`", dense = .dense.display())]
+    OldCompressed {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+        /// The dense table it was made from, by its name.
+        dense: PathBuf,
+    },
     #[error("{path}: not a retro table (wrong magic bytes)")]
     Magic { path: PathBuf },
     #[error("{path}: table format version {found} is newer than this build's version {expected}: use a newer retro, or regenerate it with `retro generate`")]

@@ -24,7 +24,9 @@
 //! a loss in one move share a value byte; the move byte tells them apart) and keys the
 //! histograms by value code. An older file is refused with the command that regenerates it.
 
+pub mod cache;
 pub mod compressed;
+pub mod damage;
 pub mod error;
 pub mod header;
 pub mod metric;

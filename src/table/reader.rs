@@ -4,9 +4,11 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
+use super::cache::CacheBudget;
 use super::compressed::{self, Blocks};
 use super::header::Header;
 use super::storage::Storage;
@@ -56,6 +58,9 @@ pub enum Load {
     /// Read larger files at positions: nothing done to the file afterwards can crash the
     /// reader, and memory stays small however many tables are open (the server).
     Safe,
+    /// Read every file at positions, small ones too: a change to the file after it was
+    /// opened is then met as it is in a large one (tests of that).
+    Positioned,
 }
 
 /// Set by [`never_map`]: the process reads at positions whatever [`Load`] asks.
@@ -135,20 +140,8 @@ impl Table {
     /// [`Table::open`], choosing how the bytes are held.
     pub fn open_with(path: &Path, load: Load) -> Result<Table, TableError> {
         let t = Table::open_unverified_with(path, load)?;
-        if let Some(blocks) = &t.blocks {
-            if let Some(bad) = blocks
-                .check(&t.map, &t.header)
-                .into_iter()
-                .min_by_key(|b| b.block)
-            {
-                return Err(TableError::Block {
-                    path: path.to_path_buf(),
-                    detail: format!(
-                        "block {} (section '{}') {}",
-                        bad.block, bad.section, bad.detail
-                    ),
-                });
-            }
+        if t.blocks.is_some() {
+            t.check_blocks()?;
             return Ok(t);
         }
         for s in &t.header.sections {
@@ -178,6 +171,25 @@ impl Table {
     }
 
     fn open_unverified_with(path: &Path, load: Load) -> Result<Table, TableError> {
+        Table::open_in(path, load, CacheBudget::process())
+    }
+
+    /// [`Table::open`], a compressed table's decoded blocks counting against `budget`
+    /// rather than the process's (a test's small one); a dense table has no such blocks.
+    pub fn open_with_cache_budget(
+        path: &Path,
+        budget: Arc<CacheBudget>,
+    ) -> Result<Table, TableError> {
+        let t = Table::open_in(path, Load::Auto, budget)?;
+        if t.blocks.is_none() {
+            // Its payload checksums are checked as any dense table's.
+            return Table::open(path);
+        }
+        t.check_blocks()?;
+        Ok(t)
+    }
+
+    fn open_in(path: &Path, load: Load, budget: Arc<CacheBudget>) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
         let io = |source| TableError::Io { path: p(), source };
         // Look before opening: opening a named pipe for reading blocks until a writer comes.
@@ -197,7 +209,9 @@ impl Table {
                 kind: kind_of(&meta),
             });
         }
-        let map = if meta.len() <= IN_MEMORY_MAX {
+        let map = if load == Load::Positioned {
+            Ok(Storage::positioned(file, meta.len()))
+        } else if meta.len() <= IN_MEMORY_MAX {
             Storage::read(&file, meta.len())
         } else if load == Load::Safe || never_map() {
             Ok(Storage::positioned(file, meta.len()))
@@ -220,7 +234,7 @@ impl Table {
             });
         }
         if head[..8] == compressed::MAGIC {
-            let (header, blocks) = compressed::open(path, &map)?;
+            let (header, blocks) = compressed::open(path, &map, budget)?;
             let size = header.records();
             // The compressed form packs DTM value bytes; DTZ tables are not compressed.
             if Metric::of_params(&header.params) != Ok(Metric::Dtm) {
@@ -345,6 +359,27 @@ impl Table {
         })
     }
 
+    /// A compressed table's blocks must all hash to their checksums: the first bad one.
+    fn check_blocks(&self) -> Result<(), TableError> {
+        let Some(blocks) = &self.blocks else {
+            return Ok(());
+        };
+        match blocks
+            .check(&self.map, &self.header)
+            .into_iter()
+            .min_by_key(|b| b.block)
+        {
+            Some(bad) => Err(TableError::Block {
+                path: self.path.clone(),
+                detail: format!(
+                    "block {} (section '{}') {}",
+                    bad.block, bad.section, bad.detail
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// The payload checksum of section `s` as the file now reads; `None` if it cannot be
     /// read (a file read at positions that shrank since it was opened).
     fn section_checksum(&self, s: &super::SectionInfo) -> Option<u64> {
@@ -437,6 +472,17 @@ impl Table {
         self.blocks.is_some()
     }
 
+    /// The block of a compressed table holding slot `index`: its number and the bytes it
+    /// takes in the file.
+    pub fn compressed_block_of(&self, index: Index) -> Option<(usize, std::ops::Range<u64>)> {
+        self.blocks.as_ref()?.block_of(index)
+    }
+
+    /// The budget a compressed table's decoded blocks count against.
+    pub fn cache_budget(&self) -> Option<&CacheBudget> {
+        self.blocks.as_ref().map(Blocks::cache_budget)
+    }
+
     /// The number of blocks of a compressed table.
     pub fn compressed_blocks(&self) -> Option<usize> {
         self.blocks.as_ref().map(Blocks::len)
@@ -444,13 +490,23 @@ impl Table {
 
     /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
     /// In a compressed table an illegal slot holds some other value: ask only for slots
-    /// the game says are legal.
+    /// the game says are legal. A compressed block that no longer reads answers
+    /// `Value::Illegal` and is reported to the probe watching this thread
+    /// ([`super::damage::watch`]).
     #[inline]
     pub fn value(&self, index: Index) -> Value {
         if let Some(blocks) = &self.blocks {
-            return blocks
-                .packed(&self.map, index)
-                .map_or(Value::Illegal, Value::from_packed);
+            return match blocks.packed(&self.map, index) {
+                Some(Ok(b)) => Value::from_packed(b),
+                Some(Err(detail)) => {
+                    super::damage::report(TableError::Block {
+                        path: self.path.clone(),
+                        detail,
+                    });
+                    Value::Illegal
+                }
+                None => Value::Illegal,
+            };
         }
         let (v, mv) = self.record(index);
         self.metric.value([v, mv])

@@ -20,7 +20,7 @@ static OPEN: Mutex<Option<HashMap<Key, Weak<Table>>>> = Mutex::new(None);
 /// [`Table::open_with`], sharing a table already open in this process.
 pub fn open(path: &Path, load: Load) -> Result<Arc<Table>, TableError> {
     // What the open will do, so that both requests share one table.
-    let load = if super::reader::never_map() {
+    let load = if super::reader::never_map() && load == Load::Auto {
         Load::Safe
     } else {
         load

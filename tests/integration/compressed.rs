@@ -21,7 +21,7 @@ const MATERIALS: [&str; 5] = ["KQvK", "KRvK", "KPvK", "KQvKR", "KPvKP"];
 
 /// A folder holding only compressed tables: those of [`MATERIALS`] and of every table
 /// they lead into, made from the shared dense set.
-fn compressed_dir() -> &'static Path {
+pub(super) fn compressed_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
@@ -38,7 +38,7 @@ fn compressed_dir() -> &'static Path {
     .path()
 }
 
-fn compressed_file(name: &str) -> PathBuf {
+pub(super) fn compressed_file(name: &str) -> PathBuf {
     compressed_dir().join(format!("{name}.{}", compressed::EXTENSION))
 }
 
@@ -150,7 +150,8 @@ fn every_part_of_a_damaged_file_is_refused() {
     for (part, at) in [
         ("the block size", 16),
         ("the dense header", 24 + dlen / 2),
-        ("the block index", 24 + dlen + 8 + 12 * 3 + 5),
+        ("the block index", 24 + dlen + 8 + 13 * 3 + 5),
+        ("a block's form", 24 + dlen + 8 + 13 * 3 + 12),
         ("the header checksum", hlen - 3),
         ("the first block", hlen + 10),
         ("the last block", -1),
@@ -212,6 +213,34 @@ fn every_part_of_a_damaged_file_is_refused() {
     assert!(output_text(&o).contains("truncated"), "{}", output_text(&o));
 }
 
+/// A file of compressed format version 1 (blocks without a form) is refused, naming the
+/// command that makes it again, by the library and the command line.
+#[test]
+fn an_older_compressed_format_is_refused_with_the_command_to_remake_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("KQvKR.rtbc");
+    let mut bytes = std::fs::read(compressed_file("KQvKR")).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&path, bytes).unwrap();
+    let err = Table::open(&path).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TableError::OldCompressed {
+                found: 1,
+                expected: compressed::VERSION,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let remake = format!("retro compress {}", dir.path().join("KQvKR.rtb").display());
+    assert!(err.to_string().contains(&remake), "{err}");
+    let o = retro(&["info", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(output_text(&o).contains(&remake), "{}", output_text(&o));
+}
+
 /// The real binary: `compress` beside the dense file, `info` and `verify` on the
 /// compressed one, `decompress` into another folder, identical to the original.
 #[test]
@@ -238,7 +267,7 @@ fn compress_and_decompress_from_the_command_line() {
     assert!(small_len * 5 < dense_len, "{small_len} vs {dense_len}");
     let o = retro(&["info", small.to_str().unwrap()]);
     assert!(o.status.success(), "{}", output_text(&o));
-    assert!(stdout(&o).contains("retro compressed table version 1"));
+    assert!(stdout(&o).contains("retro compressed table version 2"));
     assert!(stdout(&o).contains("checksum:  ok"));
     let o = retro(&["verify", small.to_str().unwrap()]);
     assert!(o.status.success(), "{}", output_text(&o));

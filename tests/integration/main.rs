@@ -16,6 +16,7 @@ mod chess_movegen;
 mod cli;
 mod cli_bad_input;
 mod compressed;
+mod compressed_cache;
 mod conformance;
 mod distributed;
 mod gomoku_cli;

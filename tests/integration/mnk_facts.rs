@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use retro::game::{Game, GameText, PositionError, SolveOptions, Value};
+use retro::game::{Game, GameText, PositionError, ProbeError, SolveOptions, Value};
 use retro::generate::write_solution;
 use retro::mnk::Mnk;
 use retro::progress::Silent;
@@ -298,13 +298,19 @@ fn probe_answers_in_the_probed_orientation() {
     // Malformed and impossible boards.
     for bad in ["x.../.o..", "x.../.o../...", "x.../.q../....", ""] {
         assert!(
-            matches!(p.probe(&t, bad), Err(PositionError::Malformed(_))),
+            matches!(
+                p.probe(&t, bad),
+                Err(ProbeError::Position(PositionError::Malformed(_)))
+            ),
             "{bad}"
         );
     }
     for bad in ["xx../..../....", "xxx./ooo./x...", "o.../..../...."] {
         assert!(
-            matches!(p.probe(&t, bad), Err(PositionError::Illegal(_))),
+            matches!(
+                p.probe(&t, bad),
+                Err(ProbeError::Position(PositionError::Illegal(_)))
+            ),
             "{bad}"
         );
     }

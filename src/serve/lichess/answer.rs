@@ -135,6 +135,12 @@ impl Tablebase {
     /// value of `pos` itself (the best of them: this also counts an en-passant capture,
     /// which stored positions leave out).
     fn evaluate(&self, pos: &Position) -> Result<Evaluated, ApiError> {
+        crate::table::damage::watch(|| self.evaluate_unwatched(pos)).map_err(ApiError::Damaged)?
+    }
+
+    /// [`Self::evaluate`], answering from a damaged compressed block (see
+    /// [`crate::table::damage`]).
+    fn evaluate_unwatched(&self, pos: &Position) -> Result<Evaluated, ApiError> {
         let mut legal = Vec::new();
         legal_moves(pos, &mut legal);
         let values: Vec<Value> = if pos.material().is_bare_kings() {

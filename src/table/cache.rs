@@ -1,0 +1,136 @@
+//! The decoded blocks of an open compressed table, kept for the next probes under a byte
+//! budget shared with other tables (by default one budget of 1 GiB for the whole process).
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// Places for decoded blocks per table (direct-mapped by block number): every block of a
+/// 4-piece table or of a 5-piece one.
+pub const CACHE_PLACES: usize = 4096;
+/// Decoded blocks held by all tables of the process at most, in bytes: past it, a block
+/// decoded into an empty place is used once and not kept, so memory stays bounded however
+/// many tables a server holds.
+pub const PROCESS_BUDGET: usize = 1 << 30;
+
+/// Bytes of decoded blocks that tables sharing it may hold.
+#[derive(Debug)]
+pub struct CacheBudget {
+    limit: usize,
+    held: AtomicUsize,
+}
+
+static PROCESS: LazyLock<Arc<CacheBudget>> = LazyLock::new(|| CacheBudget::new(PROCESS_BUDGET));
+
+impl CacheBudget {
+    /// A budget of its own, for tables opened with it (a test's small one).
+    pub fn new(limit: usize) -> Arc<CacheBudget> {
+        Arc::new(CacheBudget {
+            limit,
+            held: AtomicUsize::new(0),
+        })
+    }
+
+    /// The budget every table shares unless opened with another.
+    pub fn process() -> Arc<CacheBudget> {
+        PROCESS.clone()
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Bytes held now by the tables sharing this budget.
+    pub fn held(&self) -> usize {
+        self.held.load(Relaxed)
+    }
+
+    /// Hold `add` more bytes in place of `free`, if that stays within the limit.
+    fn exchange(&self, free: usize, add: usize) -> bool {
+        self.held
+            .fetch_update(Relaxed, Relaxed, |h| {
+                let next = h - free + add;
+                (next <= self.limit).then_some(next)
+            })
+            .is_ok()
+    }
+}
+
+/// One place: the number of the block it holds, and its values.
+type Place = Mutex<Option<(usize, Arc<[u8]>)>>;
+
+/// A table's decoded blocks.
+pub struct BlockCache {
+    places: Vec<Place>,
+    budget: Arc<CacheBudget>,
+}
+
+impl BlockCache {
+    /// Places for a table of `blocks` blocks, holding them under `budget`.
+    pub fn new(blocks: usize, budget: Arc<CacheBudget>) -> BlockCache {
+        let places = (0..CACHE_PLACES.min(blocks).max(1))
+            .map(|_| Mutex::new(None))
+            .collect();
+        BlockCache { places, budget }
+    }
+
+    fn place(&self, b: usize) -> &Place {
+        &self.places[b % self.places.len()]
+    }
+
+    /// Block `b`'s values, if held.
+    pub fn get(&self, b: usize) -> Option<Arc<[u8]>> {
+        let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
+        held.as_ref()
+            .filter(|(k, _)| *k == b)
+            .map(|(_, d)| d.clone())
+    }
+
+    /// Keep block `b`'s values in its place, replacing what it holds, if the budget allows.
+    pub fn offer(&self, b: usize, data: Arc<[u8]>) {
+        let mut held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
+        let freed = held.as_ref().map_or(0, |(_, d)| d.len());
+        if self.budget.exchange(freed, data.len()) {
+            *held = Some((b, data));
+        }
+    }
+
+    /// The budget these blocks count against.
+    pub fn budget(&self) -> &CacheBudget {
+        &self.budget
+    }
+}
+
+impl Drop for BlockCache {
+    /// The blocks this table held no longer count against its budget.
+    fn drop(&mut self) {
+        let held: usize = self
+            .places
+            .iter_mut()
+            .filter_map(|c| c.get_mut().ok()?.as_ref().map(|(_, d)| d.len()))
+            .sum();
+        self.budget.held.fetch_sub(held, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_are_kept_only_within_the_budget() {
+        let budget = CacheBudget::new(10);
+        let cache = BlockCache::new(3, budget.clone());
+        cache.offer(0, vec![1; 6].into());
+        // 6 + 6 > 10: block 1 is used once and not kept.
+        cache.offer(1, vec![2; 6].into());
+        assert_eq!(budget.held(), 6);
+        assert!(cache.get(1).is_none());
+        assert_eq!(cache.get(0).as_deref(), Some(&[1u8; 6][..]));
+        // Block 3 goes where block 0 was (3 places): 6 freed, 4 taken.
+        cache.offer(3, vec![3; 4].into());
+        assert_eq!(budget.held(), 4);
+        assert!(cache.get(0).is_none());
+        drop(cache);
+        assert_eq!(budget.held(), 0);
+    }
+}
