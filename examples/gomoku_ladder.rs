@@ -1,68 +1,26 @@
 //! The issue-21 ladder: every black-to-move node of a strategy graph at one stone count,
-//! with the graph below it thrown away, given to the solver (`retro gomoku solve`'s search,
-//! in process) under a time limit each.
+//! with the graph below it thrown away, given to `retro gomoku solve`'s search (in
+//! process) under a time limit each.
 //!
 //! ```text
 //! cargo run --release --example gomoku_ladder -- FILE [--stones 16] [--seconds 60]
-//!     [--list] [--only N] [--skip-leaves]
+//!     [--list] [--only N] [--from I] [--depth-cost 4] [--width 12] [--leaf-nodes 100000]
 //! ```
 //!
-//! `--list` prints the nodes (move lists, one a line, with the size of the graph below each)
-//! and solves nothing. Otherwise one line per node (verdict, seconds, tree nodes) and a
-//! summary. Every proof is written and re-validated by the validator (without its proof
-//! search), so a "proven" here is a strategy `retro gomoku validate` accepts.
+//! `--list` prints the nodes (move list, graph nodes below) and solves nothing. Otherwise
+//! one line per node (index, seconds, graph nodes, verdict) and a summary. A position
+//! reached by two move orders is solved once. Every proof is written and validated (the
+//! threat search only, no proof search), so "proven" here is a strategy `retro gomoku
+//! validate` accepts.
 
 use std::time::{Duration, Instant};
 
-use retro::gomoku::board::{Board, Color, Rules};
+use retro::gomoku::board::Rules;
+use retro::gomoku::ladder::black_nodes_at;
 use retro::gomoku::limit::MoveLimit;
 use retro::gomoku::solve::{SolveConfig, Solver};
-use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
+use retro::gomoku::strategy::Strategy;
 use retro::gomoku::validate::{validate, Options};
-
-/// A black-to-move node: the moves from the start, and the graph nodes below it.
-struct Node {
-    moves: Vec<u16>,
-    below: u64,
-    leaf: bool,
-}
-
-fn size_white(a: &AfterWhite) -> u64 {
-    match a {
-        AfterWhite::Leaf(_) => 0,
-        AfterWhite::Black(b) => 1 + size_black(b),
-    }
-}
-
-fn size_black(b: &BlackNode) -> u64 {
-    match &b.after {
-        AfterBlack::Leaf(_) => 0,
-        AfterBlack::White(w) => w.replies.iter().map(|(_, s)| 1 + size_white(s)).sum(),
-    }
-}
-
-/// Collects the nodes after a white reply with `stones` stones on the board.
-fn collect(b: &BlackNode, path: &mut Vec<u16>, stones: usize, out: &mut Vec<Node>) {
-    path.push(b.mv);
-    if let AfterBlack::White(w) = &b.after {
-        for (c, sub) in &w.replies {
-            path.push(*c);
-            if path.len() == stones {
-                out.push(Node {
-                    moves: path.clone(),
-                    below: size_white(sub),
-                    leaf: matches!(sub, AfterWhite::Leaf(_)),
-                });
-            } else if path.len() < stones {
-                if let AfterWhite::Black(nb) = sub {
-                    collect(nb, path, stones, out);
-                }
-            }
-            path.pop();
-        }
-    }
-    path.pop();
-}
 
 fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
     args.iter()
@@ -75,31 +33,30 @@ fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(file) = args.first().filter(|a| !a.starts_with("--")) else {
-        eprintln!("usage: gomoku_ladder FILE [--stones 16] [--seconds 60] [--list] [--only N]");
+        eprintln!(
+            "usage: gomoku_ladder FILE [--stones 16] [--seconds 60] [--list] [--only N] [--from I]"
+        );
         std::process::exit(2);
     };
-    let stones: usize = arg(&args, "--stones", 16);
+    let stones: u32 = arg(&args, "--stones", 16);
     let seconds: f64 = arg(&args, "--seconds", 60.0);
     let only: usize = arg(&args, "--only", usize::MAX);
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
+    let from: usize = arg(&args, "--from", 0);
+    let defaults = SolveConfig::new(Rules::Standard, 0);
+    let depth_cost: u64 = arg(&args, "--depth-cost", defaults.depth_cost);
+    let width: usize = arg(&args, "--width", defaults.width);
+    let leaf_nodes: u64 = arg(&args, "--leaf-nodes", defaults.threat.node_limit);
+    let s = match std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| Strategy::from_json(&t).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("cannot read {file}: {e}");
             std::process::exit(2);
         }
     };
-    let s = match Strategy::from_json(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("cannot parse {file}: {e}");
-            std::process::exit(2);
-        }
-    };
-    let mut nodes = Vec::new();
-    collect(&s.root, &mut Vec::new(), stones, &mut nodes);
-    if args.iter().any(|a| a == "--skip-leaves") {
-        nodes.retain(|n| !n.leaf);
-    }
+    let nodes = black_nodes_at(&s, stones);
     let name = |m: &[u16]| {
         m.iter()
             .map(|&c| s.start.cell_name(c as usize))
@@ -108,47 +65,35 @@ fn main() {
     };
     if args.iter().any(|a| a == "--list") {
         for n in &nodes {
-            println!("{}\t{}\t{}", name(&n.moves), n.below, n.leaf);
+            println!("{}\t{}", name(&n.moves), n.below);
         }
         return;
     }
-    let limit = MoveLimit::default();
-    let rules = Rules::Standard;
-    let (mut proven, mut total_s, mut worst) = (0, 0.0f64, 0.0f64);
-    let mut count = 0;
-    let mut seen = std::collections::HashSet::new();
-    for (i, n) in nodes.iter().enumerate().take(only) {
-        let mut board: Board = s.start.clone();
-        for (j, &m) in n.moves.iter().enumerate() {
-            board.place(
-                m as usize,
-                if j % 2 == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                },
-            );
-        }
-        // The same position by another move order is solved once.
-        if !seen.insert(board.key()) {
-            continue;
-        }
-        let cfg = SolveConfig {
+    let limit = s
+        .max_moves
+        .map_or(MoveLimit::default(), MoveLimit::from_black_moves);
+    let rules = s.rules.unwrap_or(Rules::Standard);
+    let (mut proven, mut count, mut total_s, mut worst) = (0, 0, 0.0f64, 0.0f64);
+    for (i, n) in nodes.iter().enumerate().skip(from).take(only) {
+        let mut cfg = SolveConfig {
             time_limit: Duration::from_secs_f64(seconds),
+            depth_cost,
+            width,
             ..SolveConfig::new(rules, limit.black_moves)
         };
+        cfg.threat.node_limit = leaf_nodes;
         let t = Instant::now();
-        let mut solver = Solver::new(&board, true, cfg);
+        let mut solver = Solver::new(&n.board, true, cfg);
         let stop = solver.run(None);
         let secs = t.elapsed().as_secs_f64();
         let st = solver.status();
         let verdict = match solver.strategy(None) {
-            Ok(st) => {
+            Ok(strategy) => {
                 let opts = Options {
                     proof: None,
                     ..Options::new(rules, limit.black_moves)
                 };
-                if validate(&st, &opts).valid() {
+                if validate(&strategy, &opts).valid() {
                     proven += 1;
                     format!("proven by stone {}", solver.by_stone().unwrap_or(0))
                 } else {
@@ -157,20 +102,18 @@ fn main() {
             }
             Err(_) => format!(
                 "not proven ({stop:?}), pn {} dn {}",
-                st.pn.min(99999),
-                st.dn.min(99999)
+                st.pn.min(99_999),
+                st.dn.min(99_999)
             ),
         };
         count += 1;
         total_s += secs;
         worst = worst.max(secs);
         println!(
-            "{i:3} {:6.1}s nodes={:6} below={:4} {}\t{}",
-            secs,
+            "{i:3} {secs:6.1}s nodes={:6} below={:4} {}\t{verdict}",
             st.nodes,
             n.below,
-            name(&n.moves),
-            verdict
+            name(&n.moves)
         );
     }
     println!(

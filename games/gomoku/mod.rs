@@ -7,6 +7,7 @@ pub mod cellset;
 pub mod checkpoint;
 pub mod first_move;
 pub mod graft;
+pub mod ladder;
 pub mod limit;
 pub mod lines;
 pub mod pns;

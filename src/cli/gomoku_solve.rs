@@ -46,6 +46,10 @@ pub struct SolveArgs {
     /// the same proofs again).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit)]
     pub leaf_nodes: u64,
+    /// Initial proof number added per black move below the root: favours wide shallow
+    /// proofs over deep forcing lines (ordering only, never soundness).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost)]
+    pub depth_cost: u64,
     /// Seconds between checkpoints (0: none).
     #[arg(long, default_value_t = 60.0)]
     pub checkpoint_every: f64,
@@ -154,6 +158,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         .leaf_nodes
         .min(Options::new(args.rules, 0).search.node_limit);
     cfg.width = args.width;
+    cfg.depth_cost = args.depth_cost;
     cfg.node_limit = args.tree_nodes;
     cfg.time_limit = Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9));
     let b = &pos.board;
