@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_ladder -- FILE [--stones 16] [--seconds 60]
-//!     [--list] [--only N] [--from I] [--depth-cost 4] [--width 12] [--leaf-nodes 100000]
+//!     [--list] [--only N] [--from I] [--depth-cost 4] [--width 12]
+//!     [--root-width 24] [--leaf-nodes 100000]
 //! ```
 //!
 //! `--list` prints the nodes (move list, graph nodes below) and solves nothing. Otherwise
@@ -45,6 +46,7 @@ fn main() {
     let defaults = SolveConfig::new(Rules::Standard, 0);
     let depth_cost: u64 = arg(&args, "--depth-cost", defaults.depth_cost);
     let width: usize = arg(&args, "--width", defaults.width);
+    let root_width: usize = arg(&args, "--root-width", defaults.root_width);
     let leaf_nodes: u64 = arg(&args, "--leaf-nodes", defaults.threat.node_limit);
     let s = match std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
@@ -79,6 +81,7 @@ fn main() {
             time_limit: Duration::from_secs_f64(seconds),
             depth_cost,
             width,
+            root_width,
             ..SolveConfig::new(rules, limit.black_moves)
         };
         cfg.threat.node_limit = leaf_nodes;

@@ -50,6 +50,11 @@ pub struct SolveConfig {
     pub threat: SearchConfig,
     /// Quiet candidates per black node (blocks of white threes come on top).
     pub width: usize,
+    /// Quiet candidates at the root: it is expanded once, and a winning quiet move that
+    /// makes a long threat after white's reply often ranks below the first dozen by the
+    /// cheap evaluation (the ladder's `h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11 i11 f8 k8
+    /// l8`, won by k10, 13th or later: not proven in 60 s with 12, proven with 24).
+    pub root_width: usize,
     /// Largest number of graph nodes.
     pub node_limit: usize,
     /// Wall-clock limit of one run (a resumed run gets its own).
@@ -70,6 +75,7 @@ impl SolveConfig {
                 ..SearchConfig::default()
             },
             width: 12,
+            root_width: 24,
             node_limit: 5_000_000,
             time_limit: Duration::from_secs(3600),
             // Measured on the ladder's hardest stone-16 nodes: 0 (Allis's numbers) leaves
@@ -468,7 +474,12 @@ impl Solver {
             if dw.len() == 1 {
                 vec![dw[0] as u16]
             } else {
-                solve_candidates(&mut board, cfg.rules, cfg.width)
+                let width = if id == self.root {
+                    cfg.root_width.max(cfg.width)
+                } else {
+                    cfg.width
+                };
+                solve_candidates(&mut board, cfg.rules, width)
                     .into_iter()
                     .map(|c| c as u16)
                     .collect()

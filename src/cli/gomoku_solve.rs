@@ -42,6 +42,9 @@ pub struct SolveArgs {
     /// Quiet black moves tried per black node (blocks of white threes come on top).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).width)]
     pub width: usize,
+    /// Quiet black moves tried at the root (at least --width).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).root_width)]
+    pub root_width: usize,
     /// Nodes of each threat search (at most the validator's 2,000,000, which must find
     /// the same proofs again).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit)]
@@ -158,6 +161,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         .leaf_nodes
         .min(Options::new(args.rules, 0).search.node_limit);
     cfg.width = args.width;
+    cfg.root_width = args.root_width;
     cfg.depth_cost = args.depth_cost;
     cfg.node_limit = args.tree_nodes;
     cfg.time_limit = Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9));
