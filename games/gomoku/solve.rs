@@ -65,7 +65,8 @@ pub struct SolveConfig {
 
 impl SolveConfig {
     /// The proof search's defaults (`pns::ProveConfig::new`) with room for long runs:
-    /// 5 million graph nodes, one hour.
+    /// 2 million graph nodes (about 1.3 GB: a node takes some 630 bytes, mostly the reply
+    /// lists of white nodes), one hour.
     pub fn new(rules: Rules, max_moves: u32) -> SolveConfig {
         SolveConfig {
             rules,
@@ -76,7 +77,7 @@ impl SolveConfig {
             },
             width: 12,
             root_width: 24,
-            node_limit: 5_000_000,
+            node_limit: 2_000_000,
             time_limit: Duration::from_secs(3600),
             // Measured on the ladder's hardest stone-16 nodes: 0 (Allis's numbers) leaves
             // 8 of 426 unproven in 60 s; 4 proves 3 of the 4 tried of those, and the
