@@ -296,8 +296,8 @@ fn solve_resumes_from_its_checkpoint() {
 #[test]
 fn solve_resumes_after_a_kill() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // A 16-stone node of a published line, proven in seconds, not in 0.3.
-    let moves = "h8 i9 g9 i7 g10 h7 i10 g7 j7 h10 g11 g12 f10 h11 f11 h9";
+    // A 16-stone node of a published line that takes the search more than a minute.
+    let moves = "h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11 i11 f8 k8 f9";
     let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
         .current_dir(dir.path())
         .args([
