@@ -2,15 +2,20 @@
 //! move, then (when given) the validation of strategy files with their repairs.
 //!
 //! `cargo bench --bench gomoku` runs the positions; `cargo bench --bench gomoku -- FILE...`
-//! also validates each FILE at the seed's limit (stone 35 unless the file says otherwise),
-//! closing holes with the proof search, and prints wall time, holes closed and the peak
-//! resident set (`VmHWM`, so run one file per process for a per-file figure).
+//! also runs rung 1 of issue 21's ladder on each FILE (a fixed sample of its black-to-move
+//! nodes at stone 16, the graph below each thrown away, `retro gomoku solve`'s search with
+//! 60 s each; every proof is validated), then validates each FILE at the seed's limit
+//! (stone 35 unless the file says otherwise), closing holes with the proof search, and
+//! prints wall time, holes closed and the peak resident set (`VmHWM`, so run one file per
+//! process for a per-file figure). `--no-validate` leaves out the validation.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use retro::gomoku::ladder::{black_nodes_at, sample};
 use retro::gomoku::limit::MoveLimit;
 use retro::gomoku::pns::{prove, ProveConfig};
 use retro::gomoku::position::Position;
+use retro::gomoku::solve::{SolveConfig, Solver};
 use retro::gomoku::strategy::Strategy;
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{Color, Rules};
@@ -55,6 +60,13 @@ fn main() {
             t.elapsed().as_secs_f64()
         );
     }
+    if files.is_empty() {
+        println!(
+            "rung 1 (stone-16 nodes of a strategy, solved again): skipped, no strategy file given \
+             (cargo bench --bench gomoku -- /path/to/rv2-gomoku.json)"
+        );
+    }
+    let no_validate = std::env::args().any(|a| a == "--no-validate");
     for file in files {
         let Ok(text) = std::fs::read_to_string(&file) else {
             println!("{file}: cannot read");
@@ -64,6 +76,10 @@ fn main() {
             println!("{file}: cannot parse");
             continue;
         };
+        rung1(&s);
+        if no_validate {
+            continue;
+        }
         let limit = s.max_moves.map_or(limit, MoveLimit::from_black_moves);
         let opts = Options::new(s.rules.unwrap_or(Rules::Standard), limit.black_moves);
         let t = Instant::now();
@@ -77,4 +93,59 @@ fn main() {
             peak_rss_mib().unwrap_or(0.0)
         );
     }
+}
+
+/// Rung 1 of the ladder on a fixed sample of 8 stone-16 nodes of `s`: each solved with
+/// 60 s, its strategy validated (threat search only).
+fn rung1(s: &Strategy) {
+    let limit = s
+        .max_moves
+        .map_or(MoveLimit::default(), MoveLimit::from_black_moves);
+    let rules = s.rules.unwrap_or(Rules::Standard);
+    let nodes = sample(&black_nodes_at(s, 16), 8);
+    println!("| rung 1 node (stone 16) | graph below | verdict | graph nodes | seconds |");
+    println!("|---|---|---|---|---|");
+    let (mut proven, mut total) = (0, 0.0);
+    for n in &nodes {
+        let cfg = SolveConfig {
+            time_limit: Duration::from_secs(60),
+            ..SolveConfig::new(rules, limit.black_moves)
+        };
+        let t = Instant::now();
+        let mut solver = Solver::new(&n.board, true, cfg);
+        solver.run(None);
+        let secs = t.elapsed().as_secs_f64();
+        total += secs;
+        let verdict = match solver.strategy(None) {
+            Ok(st) => {
+                let opts = Options {
+                    proof: None,
+                    ..Options::new(rules, limit.black_moves)
+                };
+                if validate(&st, &opts).valid() {
+                    proven += 1;
+                    format!("proven by stone {}", solver.by_stone().unwrap_or(0))
+                } else {
+                    "PROOF DOES NOT VALIDATE".to_string()
+                }
+            }
+            Err(_) => "not proven in 60 s".to_string(),
+        };
+        let line: Vec<String> = n
+            .moves
+            .iter()
+            .map(|&c| s.start.cell_name(c as usize))
+            .collect();
+        println!(
+            "| {} | {} | {verdict} | {} | {secs:.1} |",
+            line.join(" "),
+            n.below,
+            solver.status().nodes
+        );
+    }
+    println!(
+        "rung 1 sample: {proven} of {} proven, {:.1} s per node on average",
+        nodes.len(),
+        total / nodes.len().max(1) as f64
+    );
 }

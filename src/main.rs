@@ -68,6 +68,9 @@ enum GomokuCommand {
     /// Prove black wins a position (moves "h8 h9 g9" or a board) with the proof search:
     /// threat sequences plus quiet moves, every white reply answered.
     Prove(cli::gomoku_prove::ProveArgs),
+    /// Grow a whole strategy for black from a position with the DAG proof search, with
+    /// progress, checkpoints (FILE.checkpoint) and resume; the strategy written is validated.
+    Solve(cli::gomoku_solve::SolveArgs),
 }
 
 #[derive(Args)]
@@ -159,6 +162,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => cli::plan::run(&a),
         Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
         Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_prove::run_prove(&a),
+        Command::Gomoku(GomokuCommand::Solve(a)) => cli::gomoku_solve::run_solve(&a),
         #[cfg(feature = "server")]
         Command::Serve(a) => retro::serve::run(&a.options())
             .map(|()| true)

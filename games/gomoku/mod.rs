@@ -4,7 +4,10 @@
 pub mod board;
 pub mod brute;
 pub mod cellset;
+pub mod checkpoint;
+pub mod first_move;
 pub mod graft;
+pub mod ladder;
 pub mod limit;
 pub mod lines;
 pub mod pns;
@@ -18,6 +21,11 @@ pub mod repair;
 pub mod report;
 pub mod shapes;
 mod shared;
+pub mod solve;
+pub mod solve_moves;
+#[cfg(test)]
+mod solve_tests;
+pub mod solve_write;
 pub mod strategy;
 pub mod symmetry;
 mod task;

@@ -7,14 +7,14 @@ use std::time::Duration;
 use anyhow::Context;
 
 use retro::gomoku::board::{Board, Color, Rules};
+use retro::gomoku::first_move::first_threat_move;
 use retro::gomoku::graft::{after_black, after_white};
 use retro::gomoku::limit::MoveLimit;
 use retro::gomoku::pns::{prove, ProofResult, ProveConfig};
 use retro::gomoku::position::Position;
-use retro::gomoku::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use retro::gomoku::report::format_line;
 use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
-use retro::gomoku::threat::{prove_win_defender_to_move, SearchConfig};
+use retro::gomoku::threat::SearchConfig;
 
 /// The move-limit options shared by `prove` and `validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -115,67 +115,6 @@ fn counts(n: &BlackNode) -> (u64, u64, u64) {
     t
 }
 
-/// When the threat search alone proves the root (black to move), the strategy still needs
-/// black's first move: the first of the threat search's own move kinds after which black
-/// wins against every reply within the rest of the budget. Those are, as in the search: a
-/// five if black has one; else, when white threatens five, the blocks, black's only
-/// moves; else fours, threes and the other cells of windows with `k - 3` black stones.
-fn first_threat_move(board: &Board, cfg: &ProveConfig) -> Option<(u16, u32)> {
-    let mut b = board.clone();
-    let budget = cfg.max_moves.saturating_sub(b.count(Color::Black));
-    if let Some(&c) = winning_cells(&b, Color::Black, cfg.rules).first() {
-        return Some((c as u16, 0));
-    }
-    let blocks = winning_cells(&b, Color::White, cfg.rules);
-    let candidates: Vec<usize> = if !blocks.is_empty() {
-        // A threat proof can start with a forced block (it then threatens as it blocks):
-        // no other move of black's survives white's five.
-        blocks
-    } else {
-        let fours = four_cells(&b, Color::Black, cfg.rules);
-        let mut threes = Vec::new();
-        let mut others = Vec::new();
-        for c in three_cells(&b, Color::Black, cfg.rules) {
-            if fours.contains(&c) {
-                continue;
-            }
-            b.place(c, Color::Black);
-            let three = has_double_move(&mut b, Color::Black, cfg.rules);
-            b.remove(c, Color::Black);
-            if three {
-                threes.push(c);
-            } else {
-                others.push(c);
-            }
-        }
-        fours.into_iter().chain(threes).chain(others).collect()
-    };
-    for c in candidates {
-        b.place(c, Color::Black);
-        let five = b.five_through(c, Color::Black, cfg.rules);
-        let p = if five {
-            None
-        } else {
-            let p = prove_win_defender_to_move(
-                &b,
-                Color::Black,
-                cfg.rules,
-                budget.saturating_sub(1),
-                cfg.threat,
-            );
-            p.proven.then_some(p.attacker_moves)
-        };
-        b.remove(c, Color::Black);
-        if five {
-            return Some((c as u16, 0));
-        }
-        if let Some(m) = p {
-            return Some((c as u16, m));
-        }
-    }
-    None
-}
-
 /// The strategy (project format) for the proven position.
 fn strategy_of(
     pos: &Position,
@@ -190,8 +129,10 @@ fn strategy_of(
         match after_white(root) {
             AfterWhite::Black(b) => *b,
             AfterWhite::Leaf(_) => {
-                let (mv, m) = first_threat_move(&pos.board, cfg)
-                    .context("the threat proof's first move could not be isolated")?;
+                let budget = cfg.max_moves.saturating_sub(pos.board.count(Color::Black));
+                let (mv, m) =
+                    first_threat_move(&pos.board, Color::Black, rules, budget, cfg.threat)
+                        .context("the threat proof's first move could not be isolated")?;
                 let after = if m == 0 {
                     AfterBlack::Leaf(1)
                 } else {

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod compress;
 pub mod gomoku;
 pub mod gomoku_prove;
+pub mod gomoku_solve;
 pub mod plan;
 #[cfg(feature = "server")]
 pub mod serve;

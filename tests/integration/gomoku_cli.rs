@@ -242,3 +242,113 @@ fn limit_is_given_in_stones_or_black_moves() {
     );
     assert_eq!(out.status.code(), Some(2), "conflicting limits: {text}");
 }
+
+/// Runs `retro gomoku solve` in `cwd`.
+fn solve(cwd: &Path, args: &[&str]) -> (Output, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .current_dir(cwd)
+        .args(["gomoku", "solve"])
+        .args(args)
+        .output()
+        .expect("run retro");
+    let text = super::common::output_text(&out);
+    (out, text)
+}
+
+#[test]
+fn solve_writes_a_strategy_that_validates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (moves, file) in [("h8 a1 i9 o15", "s.json"), ("h8 a1 i9 o15 j8", "w.json")] {
+        let (out, text) = solve(dir.path(), &[moves, "--out", file]);
+        assert_eq!(out.status.code(), Some(0), "{moves}: {text}");
+        assert!(text.contains("black wins by stone"), "{text}");
+        assert!(text.contains("validated: VALID"), "{text}");
+        assert!(!dir.path().join(format!("{file}.checkpoint")).exists());
+        // The file stands on its own: valid without the validator's proof search.
+        let (out, text) = validate_path(&dir.path().join(file), dir.path(), &["--no-proof-search"]);
+        assert_eq!(out.status.code(), Some(0), "{moves}: {text}");
+    }
+}
+
+/// A run stopped by its node limit leaves a checkpoint; the next run resumes from it and
+/// finishes the proof, which validates.
+#[test]
+fn solve_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = ["h8 a1 i9 o15", "--out", "s.json"];
+    let (out, text) = solve(dir.path(), &[&args[..], &["--tree-nodes", "10"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("graph node limit reached"), "{text}");
+    assert!(dir.path().join("s.json.checkpoint").exists(), "{text}");
+    let (out, text) = solve(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("resuming from s.json.checkpoint"), "{text}");
+    assert!(text.contains("validated: VALID"), "{text}");
+    let (out, text) = validate_path(
+        &dir.path().join("s.json"),
+        dir.path(),
+        &["--no-proof-search"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
+
+/// Killed while it runs (after its first checkpoint), the next run resumes.
+#[test]
+fn solve_resumes_after_a_kill() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A 16-stone node of a published line that takes the search more than a minute.
+    let moves = "h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11 i11 f8 k8 f9";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .current_dir(dir.path())
+        .args([
+            "gomoku",
+            "solve",
+            moves,
+            "--out",
+            "s.json",
+            "--checkpoint-every",
+            "0.2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run retro");
+    let cp = dir.path().join("s.json.checkpoint");
+    let t = std::time::Instant::now();
+    while !cp.exists() && t.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().expect("kill");
+    let _ = child.wait();
+    assert!(cp.exists(), "no checkpoint within 20 s");
+    let (out, text) = solve(dir.path(), &[moves, "--out", "s.json", "--tree-nodes", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("resuming from s.json.checkpoint"), "{text}");
+}
+
+#[test]
+fn solve_rejects_bad_input_and_says_what_it_tried() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (pos, needle) in [
+        ("h8 h8", "twice"),
+        ("a1 a2 b1 b2 c1 c2 d1 d2 e1", "game is over"),
+    ] {
+        let (out, text) = solve(dir.path(), &[pos, "--out", "s.json"]);
+        assert_eq!(out.status.code(), Some(2), "{pos}: {text}");
+        assert!(text.contains(needle), "{pos}: {text}");
+    }
+    // A damaged checkpoint is refused, not overwritten.
+    std::fs::write(dir.path().join("d.json.checkpoint"), "junk").expect("write");
+    let (out, text) = solve(dir.path(), &["h8 a1 i9 o15", "--out", "d.json"]);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("not a valid checkpoint"), "{text}");
+    // Black's 2nd move by stone 3 cannot make five.
+    let (out, text) = solve(
+        dir.path(),
+        &["h8 h9", "--max-stones", "3", "--out", "l.json"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("not proven within limits"), "{text}");
+    assert!(text.contains("stopped: "), "{text}");
+    assert!(!dir.path().join("l.json").exists());
+}

@@ -7,6 +7,7 @@
 use retro::game::{Game, SolveOptions, Value};
 use retro::generate::write_solution;
 use retro::gomoku::pns::{prove as proof_search, ProveConfig};
+use retro::gomoku::solve::{SolveConfig, Solver};
 use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use retro::gomoku::threat::prove_win_defender_to_move;
 use retro::gomoku::validate::{validate, Options};
@@ -106,9 +107,9 @@ fn threat_search_never_contradicts_the_tables() {
     }
 }
 
-/// Runs the proof search (black = X attacking) on every position of the `w` x `h`, k table;
-/// returns (positions, proofs checked).
-fn referee_proof_search(w: u32, h: u32, k: u32) -> (u64, u64) {
+/// Runs the proof search (black = X attacking) on every position of the `w` x `h`, k table,
+/// `pns.rs`'s or, with `dag`, `retro gomoku solve`'s; returns (positions, proofs checked).
+fn referee_proof_search(w: u32, h: u32, k: u32, dag: bool) -> (u64, u64) {
     let game = Mnk::new(w, h, k).unwrap();
     let sol = game.solve(&SolveOptions { progress: &Silent }).unwrap();
     let (mut positions, mut proofs) = (0u64, 0u64);
@@ -134,11 +135,23 @@ fn referee_proof_search(w: u32, h: u32, k: u32) -> (u64, u64) {
             ..ProveConfig::new(Rules::Freestyle, board.count(Color::Black) + w * h)
         };
         let x_to_move = b.x_to_move();
-        let r = proof_search(&board, Color::Black, x_to_move, cfg);
-        if r.proven {
+        let by_stone = if dag {
+            let scfg = SolveConfig {
+                width: cfg.width,
+                node_limit: cfg.node_limit,
+                ..SolveConfig::new(Rules::Freestyle, cfg.max_moves)
+            };
+            let mut s = Solver::new(&board, x_to_move, scfg);
+            s.run(None);
+            s.by_stone()
+        } else {
+            let r = proof_search(&board, Color::Black, x_to_move, cfg);
+            r.proven.then_some(r.by_stone)
+        };
+        if let Some(by_stone) = by_stone {
             proofs += 1;
             // Plies from here to X's winning stone, in the worst case.
-            let plies = (r.by_stone - board.stones()) as u16;
+            let plies = (by_stone - board.stones()) as u16;
             let ok = if x_to_move {
                 matches!(value, Value::Win(d) if d <= plies)
             } else {
@@ -157,8 +170,19 @@ fn referee_proof_search(w: u32, h: u32, k: u32) -> (u64, u64) {
 #[test]
 fn proof_search_never_contradicts_the_tables() {
     for (w, h, k) in [(3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 3)] {
-        let (positions, proofs) = referee_proof_search(w, h, k);
+        let (positions, proofs) = referee_proof_search(w, h, k, false);
         eprintln!("{w}x{h} k={k}: {positions} positions, {proofs} proof-search proofs checked");
+        assert!(positions > 700, "{w}x{h} k={k}: {positions} positions");
+        assert!(proofs > 0, "{w}x{h} k={k}: nothing proven, nothing checked");
+    }
+}
+
+/// The same referee for `retro gomoku solve`'s DAG search.
+#[test]
+fn solve_never_contradicts_the_tables() {
+    for (w, h, k) in [(3, 3, 3), (3, 4, 3), (4, 3, 3), (4, 4, 3)] {
+        let (positions, proofs) = referee_proof_search(w, h, k, true);
+        eprintln!("{w}x{h} k={k}: {positions} positions, {proofs} solve proofs checked");
         assert!(positions > 700, "{w}x{h} k={k}: {positions} positions");
         assert!(proofs > 0, "{w}x{h} k={k}: nothing proven, nothing checked");
     }

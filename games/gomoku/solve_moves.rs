@@ -1,0 +1,45 @@
+//! Black's candidate moves at a node of `retro gomoku solve`.
+//!
+//! The proof search of `prove` (`quiet::candidates`) leaves black's fours and threes to the
+//! threat search at its leaves. But a winning line often starts with a three that the
+//! threat search cannot finish on its own (a quiet move follows white's block): the
+//! published strategy's `h8 i9 g9 i7 g10 h7 i10 g7 j7 h10 g11 g12 f10 h11 f11 h9` is won by
+//! the three f13, which no quiet candidate list contains. So `solve` also tries black's
+//! threes and fours as graph moves. They are cheap nodes: after a four white has one reply,
+//! after a three the pass proof's zone holds few replies. Which moves are tried never
+//! affects soundness, only what can be found.
+
+use super::board::{Board, Color, Rules};
+use super::quiet::{candidates, four_cells, has_double_move, three_cells};
+
+/// Black's moves worth a node: the quiet candidates of `quiet::candidates` (at most
+/// `width`, plus every block of a white three), then black's threes (cells after which
+/// black has a double move) and fours not among them. When white threatens an open four
+/// next move, `quiet::candidates` already keeps only blocks and black's fours.
+pub fn solve_candidates(board: &mut Board, rules: Rules, width: usize) -> Vec<usize> {
+    let mut out = candidates(board, Color::Black, rules, width);
+    if has_double_move(board, Color::White, rules) {
+        return out;
+    }
+    let fours = four_cells(board, Color::Black, rules);
+    let mut threes = Vec::new();
+    for c in three_cells(board, Color::Black, rules) {
+        if fours.contains(&c) || out.contains(&c) {
+            continue;
+        }
+        board.place(c, Color::Black);
+        let three = has_double_move(board, Color::Black, rules);
+        board.remove(c, Color::Black);
+        if three {
+            threes.push(c);
+        }
+    }
+    out.extend(threes);
+    out.extend(
+        fours
+            .into_iter()
+            .filter(|c| !out.contains(c))
+            .collect::<Vec<_>>(),
+    );
+    out
+}

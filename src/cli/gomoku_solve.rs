@@ -1,0 +1,288 @@
+//! `retro gomoku solve POSITION --out FILE`: grows a whole strategy with the DAG proof
+//! search (`gomoku::solve`), shows progress on stderr, checkpoints to `FILE.checkpoint`
+//! and resumes from it, and checks the strategy it writes with the validator.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+
+use retro::gomoku::board::Rules;
+use retro::gomoku::checkpoint::{write_atomic, CheckpointError};
+use retro::gomoku::position::Position;
+use retro::gomoku::solve::{SolveConfig, Solver, Status, Stop};
+use retro::gomoku::validate::{validate, Options};
+
+use super::gomoku_prove::LimitArgs;
+
+/// Arguments of `retro gomoku solve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveArgs {
+    /// The position: moves black first ("h8 h9 g9"), or a board of rows top first separated
+    /// by '/' (x black, o white, . empty).
+    pub position: String,
+    /// Where to write the strategy (project format). The checkpoint is FILE.checkpoint.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Rules: standard (exactly five wins) or freestyle (five or more).
+    #[arg(long, value_enum, default_value_t = Rules::Standard)]
+    pub rules: Rules,
+    /// Stones in a row needed to win.
+    #[arg(long, default_value_t = 5)]
+    pub k: usize,
+    #[command(flatten)]
+    pub limit: LimitArgs,
+    /// Seconds before giving up (this run; a resumed run gets its own).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
+    pub time_limit: f64,
+    /// Graph nodes before giving up.
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).node_limit)]
+    pub tree_nodes: usize,
+    /// Quiet black moves tried per black node (blocks of white threes come on top).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).width)]
+    pub width: usize,
+    /// Quiet black moves tried at the root (at least --width).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).root_width)]
+    pub root_width: usize,
+    /// Nodes of each threat search (at most the validator's 2,000,000, which must find
+    /// the same proofs again).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit)]
+    pub leaf_nodes: u64,
+    /// Initial proof number added per black move below the root: favours wide shallow
+    /// proofs over deep forcing lines (ordering only, never soundness).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost)]
+    pub depth_cost: u64,
+    /// Seconds between checkpoints (0: none).
+    #[arg(long, default_value_t = 60.0)]
+    pub checkpoint_every: f64,
+    /// Ignore (and overwrite) an existing checkpoint instead of resuming from it.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Do not validate the strategy written.
+    #[arg(long)]
+    pub no_validate: bool,
+    /// Number of threads (default: all cores).
+    #[arg(long, value_parser = super::threads)]
+    pub threads: Option<usize>,
+    /// No progress on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One progress line.
+fn progress_text(s: &Status) -> String {
+    let num = |x: u64| {
+        if x >= u64::MAX / 8 {
+            "inf".to_string()
+        } else {
+            x.to_string()
+        }
+    };
+    format!(
+        "pn {} dn {} | {} nodes, up to {} stones | {} threat searches | {:.0?}",
+        num(s.pn),
+        num(s.dn),
+        s.nodes,
+        s.max_stones,
+        s.threat_searches,
+        s.elapsed
+    )
+}
+
+/// Progress on stderr: a spinner on a terminal, else a line every 10 s (logs).
+struct Ticker {
+    bar: Option<indicatif::ProgressBar>,
+    last_line: Instant,
+    quiet: bool,
+}
+
+impl Ticker {
+    fn new(quiet: bool) -> Ticker {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.enable_steady_tick(Duration::from_millis(200));
+            b
+        });
+        Ticker {
+            bar,
+            last_line: Instant::now(),
+            quiet,
+        }
+    }
+
+    fn show(&mut self, s: &Status) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(b) => b.set_message(progress_text(s)),
+            None if self.last_line.elapsed() >= Duration::from_secs(10) => {
+                eprintln!("solve: {}", progress_text(s));
+                self.last_line = Instant::now();
+            }
+            None => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn checkpoint_path(out: &std::path::Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".checkpoint");
+    PathBuf::from(p)
+}
+
+/// Runs `retro gomoku solve`. `Ok(true)`: proven, written and validated; `Ok(false)`: not
+/// proven within the limits; `Err`: bad input, or a file could not be read or written.
+pub fn run_solve(args: &SolveArgs) -> anyhow::Result<bool> {
+    let run = || solve_inner(args);
+    match args.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .context("cannot start threads")?
+            .install(run),
+        None => run(),
+    }
+}
+
+fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
+    let pos = Position::parse(&args.position, args.k, args.rules)
+        .with_context(|| format!("bad position {:?}", args.position))?;
+    let limit = args.limit.limit(None);
+    let mut cfg = SolveConfig::new(args.rules, limit.black_moves);
+    cfg.threat.node_limit = args
+        .leaf_nodes
+        .min(Options::new(args.rules, 0).search.node_limit);
+    cfg.width = args.width;
+    cfg.root_width = args.root_width;
+    cfg.depth_cost = args.depth_cost;
+    cfg.node_limit = args.tree_nodes;
+    cfg.time_limit = Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9));
+    let b = &pos.board;
+    let black_to_move = pos.black_to_move();
+    outln!(
+        "position ({} to move, {} stones):\n{}",
+        if black_to_move { "black" } else { "white" },
+        b.stones(),
+        b.diagram(
+            &pos.moves
+                .last()
+                .map(|&m| vec![m as usize])
+                .unwrap_or_default()
+        )
+    )?;
+    outln!("limit: {limit}, {} rules", args.rules)?;
+
+    let cp = checkpoint_path(&args.out);
+    let mut solver = match std::fs::read(&cp) {
+        Ok(bytes) if !args.fresh => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
+            Ok(s) => {
+                outln!(
+                    "resuming from {} ({} nodes, {:.0?} spent before)",
+                    cp.display(),
+                    s.status().nodes,
+                    s.status().elapsed
+                )?;
+                s
+            }
+            Err(e @ CheckpointError::Mismatch(_)) => bail!(
+                "{}: {e}; remove it or pass --fresh to start over",
+                cp.display()
+            ),
+            Err(e) => bail!("{}: {e}; remove it or pass --fresh", cp.display()),
+        },
+        _ => Solver::new(b, black_to_move, cfg),
+    };
+    let every = Duration::from_secs_f64(args.checkpoint_every.clamp(0.0, 1e9));
+    let mut ticker = Ticker::new(args.quiet);
+    let mut last_save = Instant::now();
+    let stop = loop {
+        let pause = Instant::now() + Duration::from_millis(500);
+        let stop = solver.run(Some(pause));
+        ticker.show(&solver.status());
+        let save_now = stop != Stop::Paused || (!every.is_zero() && last_save.elapsed() >= every);
+        if save_now && !every.is_zero() && stop != Stop::Proven {
+            write_atomic(&cp, &solver.to_checkpoint())
+                .with_context(|| format!("cannot write checkpoint {}", cp.display()))?;
+            last_save = Instant::now();
+        }
+        if stop != Stop::Paused {
+            break stop;
+        }
+    };
+    ticker.finish();
+    let st = solver.status();
+    let stats = format!(
+        "{} graph nodes, {} threat searches ({} nodes), {:.2?}",
+        st.nodes, st.threat_searches, st.threat_nodes, st.elapsed
+    );
+    if stop != Stop::Proven {
+        let why = match stop {
+            Stop::Refuted => "every candidate line failed (no proof within the candidates)",
+            Stop::NodeLimit => "graph node limit reached",
+            _ => "time limit reached",
+        };
+        outln!("not proven within limits ({stats})")?;
+        let tries: Vec<String> = solver
+            .root_tries()
+            .iter()
+            .map(|&(m, what)| format!("{} {what}", b.cell_name(m as usize)))
+            .collect();
+        outln!(
+            "stopped: {why} (root pn {}, dn {}; width {}, threat searches of {} nodes)\nroot moves tried: {}",
+            st.pn.min(u64::MAX / 4),
+            st.dn.min(u64::MAX / 4),
+            cfg.width,
+            cfg.threat.node_limit,
+            if tries.is_empty() { "none".to_string() } else { tries.join(", ") }
+        )?;
+        if !every.is_zero() && stop != Stop::Refuted {
+            outln!("checkpoint: {} (run again to resume)", cp.display())?;
+        }
+        return Ok(false);
+    }
+    outln!(
+        "black wins by stone {} ({stats})",
+        solver.by_stone().unwrap_or(0)
+    )?;
+    let s = solver.strategy(pos.moves.last().copied())?;
+    let text = serde_json::to_string_pretty(&s.to_project_json())?;
+    std::fs::write(&args.out, text + "\n")
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    outln!(
+        "strategy: black plays {} first; written to {}",
+        s.start.cell_name(s.root.mv as usize),
+        args.out.display()
+    )?;
+    if cp.exists() {
+        let _ = std::fs::remove_file(&cp);
+    }
+    if args.no_validate {
+        return Ok(true);
+    }
+    // The strategy must stand on its own: validated without the proof search.
+    let opts = Options {
+        proof: None,
+        ..Options::new(args.rules, limit.black_moves)
+    };
+    let report = validate(&s, &opts);
+    if !report.valid() {
+        outln!("{report}")?;
+        outln!("the strategy written does not validate (a bug: please report it)")?;
+        return Ok(false);
+    }
+    outln!(
+        "validated: VALID ({} positions, {} black moves, {} listed white replies)",
+        report.positions,
+        report.black_moves,
+        report.listed_replies
+    )?;
+    Ok(true)
+}
