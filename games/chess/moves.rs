@@ -309,31 +309,40 @@ pub fn en_passant_after(after: &Position, m: &Move) -> Vec<Move> {
 /// the module documentation). Duplicates are possible only through symmetry.
 pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
     let mover = pos.turn.other();
-    let occ = pos.occupied();
-    let empty = !occ;
-    // `before` is the legal `pos` with one piece moved back to an empty square: piece
-    // counts and pawn ranks hold by construction, so only the kings' distance (when the
-    // king moved) and the check on the side to move in `pos` can make it illegal.
-    let them = pos.turn;
-    let legal = |before: &Position| {
-        let wk = before.king(Color::White);
-        let apart = KING[wk as usize] & bb(before.king(Color::Black)) == 0;
-        apart && !before.in_check(them)
-    };
-    let push = |out: &mut Vec<Position>, before: Position| {
-        if legal(&before) {
-            debug_assert!(before.check().is_ok());
-            out.push(before);
-        }
-    };
-    let moved = |from: Square, to: Square, role: Role| {
+    each_unmove(pos, |role, now, before| {
         let mut b = *pos;
-        let both = bb(from) | bb(to);
+        let both = bb(now) | bb(before);
         b.roles[role as usize] ^= both;
         b.colors[mover as usize] ^= both;
         b.turn = mover;
         b.ep = None;
+        debug_assert!(b.check().is_ok());
+        out.push(b);
+    });
+}
+
+/// [`unmoves`] as the squares of the piece that moved back: `f(role, now, before)` for each
+/// piece of the side not to move in `pos` that stands on `now` and may have come from the
+/// empty square `before`, the position before being legal. Solvers that work on squares
+/// rather than positions take them from here.
+pub fn each_unmove(pos: &Position, mut f: impl FnMut(Role, Square, Square)) {
+    let mover = pos.turn.other();
+    let occ = pos.occupied();
+    let empty = !occ;
+    // The position before is the legal `pos` with one piece moved back to an empty square:
+    // piece counts and pawn ranks hold by construction, so only the kings' distance (when
+    // the king moved) and the check on the side to move in `pos` can make it illegal.
+    let them = pos.turn;
+    let before = |from: Square, to: Square, role: Role| {
+        let mut b = *pos;
+        let both = bb(from) | bb(to);
+        b.roles[role as usize] ^= both;
+        b.colors[mover as usize] ^= both;
         b
+    };
+    let legal = |b: &Position| {
+        let wk = b.king(Color::White);
+        KING[wk as usize] & bb(b.king(Color::Black)) == 0 && !b.in_check(them)
     };
     let their_king = pos.king(them);
     for role in [
@@ -358,8 +367,10 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
             // is also the kings' distance rule). Otherwise test each position in full.
             let base = occ & !bb(to);
             if pos.attacked_with(mover, their_king, base, bb(to)) {
-                for f in squares(from) {
-                    push(out, moved(f, to, role));
+                for fr in squares(from) {
+                    if legal(&before(fr, to, role)) {
+                        f(role, to, fr);
+                    }
                 }
                 continue;
             }
@@ -371,10 +382,8 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
                 Role::Rook => rook_attacks(their_king, base),
                 _ => queen_attacks(their_king, base),
             };
-            for f in squares(from & !hits) {
-                let before = moved(f, to, role);
-                debug_assert!(before.check().is_ok());
-                out.push(before);
+            for fr in squares(from & !hits) {
+                f(role, to, fr);
             }
         }
     }
@@ -391,11 +400,12 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
         if empty & bb(one) == 0 {
             continue;
         }
-        push(out, moved(one, to, Role::Pawn));
+        if legal(&before(one, to, Role::Pawn)) {
+            f(Role::Pawn, to, one);
+        }
         if r == double_rank {
             let two = back(one);
-            if empty & bb(two) != 0 {
-                let before = moved(two, to, Role::Pawn);
+            if empty & bb(two) != 0 && legal(&before(two, to, Role::Pawn)) {
                 let m = Move {
                     role: Role::Pawn,
                     from: two,
@@ -405,7 +415,7 @@ pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
                     en_passant: false,
                 };
                 if en_passant_after(pos, &m).is_empty() {
-                    push(out, before);
+                    f(Role::Pawn, to, two);
                 }
             }
         }

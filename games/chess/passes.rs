@@ -171,95 +171,10 @@ impl Passes for ChessPasses<'_> {
 
     fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
         let s = self.slot(i);
-        let pos = &s.pos;
-        let mover = pos.turn.other();
-        let them = pos.turn;
-        let occ = pos.occupied();
-        let empty = !occ;
-        let their_king = pos.king(them);
-        // As `moves::unmoves`: the position before has one piece of the mover moved back
-        // to an empty square; only the check on the side to move now (and, for a king,
-        // the kings' distance) can make it illegal.
-        let before = |from: Square, to: Square, role: Role| {
-            let mut b = *pos;
-            let both = bb(from) | bb(to);
-            b.roles[role as usize] ^= both;
-            b.colors[mover as usize] ^= both;
-            b
-        };
-        let kings_apart =
-            |b: &Position| KING[b.king(Color::White) as usize] & bb(b.king(Color::Black)) == 0;
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-        ] {
-            for to in squares(pos.pieces(mover, role)) {
-                let from = match role {
-                    Role::King => KING[to as usize],
-                    Role::Knight => KNIGHT[to as usize],
-                    Role::Bishop => bishop_attacks(to, occ),
-                    Role::Rook => rook_attacks(to, occ),
-                    _ => queen_attacks(to, occ),
-                } & empty;
-                let base = occ & !bb(to);
-                if pos.attacked_with(mover, their_king, base, bb(to)) {
-                    // Another piece checks with `to` empty: only a blocking square helps.
-                    for fr in squares(from) {
-                        let b = before(fr, to, role);
-                        if kings_apart(&b) && !b.in_check(them) {
-                            f(self.moved(&s, mover, to, fr));
-                        }
-                    }
-                    continue;
-                }
-                let k = their_king as usize;
-                let hits = match role {
-                    Role::King => KING[k],
-                    Role::Knight => KNIGHT[k],
-                    Role::Bishop => bishop_attacks(their_king, base),
-                    Role::Rook => rook_attacks(their_king, base),
-                    _ => queen_attacks(their_king, base),
-                };
-                for fr in squares(from & !hits) {
-                    f(self.moved(&s, mover, to, fr));
-                }
-            }
-        }
-        let white = mover == Color::White;
-        for to in squares(pos.pieces(mover, Role::Pawn)) {
-            let back = |x: Square| if white { x - 8 } else { x + 8 };
-            let r = rank(to);
-            let (min_rank, double_rank) = if white { (2, 3) } else { (5, 4) };
-            if (white && r < min_rank) || (!white && r > min_rank) {
-                continue;
-            }
-            let one = back(to);
-            if empty & bb(one) == 0 {
-                continue;
-            }
-            if !before(one, to, Role::Pawn).in_check(them) {
-                f(self.moved(&s, mover, to, one));
-            }
-            if r == double_rank {
-                let two = back(one);
-                if empty & bb(two) != 0 && !before(two, to, Role::Pawn).in_check(them) {
-                    let m = Move {
-                        role: Role::Pawn,
-                        from: two,
-                        to,
-                        promotion: None,
-                        capture: None,
-                        en_passant: false,
-                    };
-                    if en_passant_after(pos, &m).is_empty() {
-                        f(self.moved(&s, mover, to, two));
-                    }
-                }
-            }
-        }
+        let mover = s.pos.turn.other();
+        moves::each_unmove(&s.pos, |_, now, before| {
+            f(self.moved(&s, mover, now, before))
+        });
     }
 
     /// Pseudo-legal moves first, legality only where it matters: a move whose target is
