@@ -2,6 +2,7 @@
 //! un-moves of a stored position found on its squares, and the slots they lead to worked
 //! out by moving one square in the index ([`Layout::slot_of`]), not by building and
 //! encoding positions. A forward check stops at the first move that does not yet lose.
+//! The un-moves come from [`moves::each_unmove`], the plug-in's own generator.
 //!
 //! The rules are those of [`super::moves`], which the generic plug-in uses: the same
 //! un-moves (no captures, no promotions, no double step that allows en passant) and the
@@ -66,8 +67,8 @@ impl<'a> ChessPasses<'a> {
 }
 
 thread_local! {
-    /// A move list per worker thread: the forward checks run once per candidate, and an
-    /// allocation each would cost more than the check.
+    /// A move list per worker thread: the start, best-move and slowest-exit passes list
+    /// the moves of every slot, and an allocation each would cost as much as the listing.
     static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(128));
 }
 
