@@ -44,7 +44,7 @@ impl Move {
 }
 
 /// Targets of a piece of `role` on `from` for `color`, before the king-safety test.
-fn targets(pos: &Position, color: Color, role: Role, from: Square, occ: u64) -> u64 {
+pub(super) fn targets(pos: &Position, color: Color, role: Role, from: Square, occ: u64) -> u64 {
     let own = pos.colors[color as usize];
     let t = match role {
         Role::King => KING[from as usize],

@@ -11,9 +11,7 @@
 
 use std::cell::RefCell;
 
-use super::board::{
-    bb, bishop_attacks, queen_attacks, rank, rook_attacks, squares, Square, KING, KNIGHT,
-};
+use super::board::{bb, rank, squares, Square, KING};
 use super::index::Layout;
 use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
@@ -206,14 +204,11 @@ impl Passes for ChessPasses<'_> {
             Role::Knight,
         ] {
             for from in squares(pos.pieces(us, role)) {
-                let mut to_set = match role {
+                let mut to_set = moves::targets(pos, us, role, from, occ) & empty;
+                if role == Role::King {
                     // Next to the other king is no slot at all.
-                    Role::King => KING[from as usize] & !KING[enemy_king as usize],
-                    Role::Knight => KNIGHT[from as usize],
-                    Role::Bishop => bishop_attacks(from, occ),
-                    Role::Rook => rook_attacks(from, occ),
-                    _ => queen_attacks(from, occ),
-                } & empty;
+                    to_set &= !KING[enemy_king as usize];
+                }
                 while to_set != 0 {
                     let to = to_set.trailing_zeros() as Square;
                     to_set &= to_set - 1;

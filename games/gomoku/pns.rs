@@ -76,9 +76,10 @@ impl ProveConfig {
     }
 }
 
-/// How a node was settled (or what is known of it).
+/// How a node was settled (or what is known of it); `solve.rs` keeps the same for its
+/// graph (the attacker is black, the defender white).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum How {
+pub(crate) enum How {
     /// Not settled yet.
     Open,
     /// OR node: the threat search proves it within this many attacker stones.

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::board::{Board, Color, Key, Rules};
+pub(crate) use super::pns::How;
 use super::quiet::winning_cells;
 use super::solve_moves::solve_candidates;
 use super::threat::{bb_cells, prove_win_with, prove_with_zone, SearchConfig};
@@ -91,24 +92,6 @@ impl SolveConfig {
             depth_cost: 4,
         }
     }
-}
-
-/// How a node was settled, or what is known of it (as in `pns.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum How {
-    /// Not settled yet.
-    Open,
-    /// OR node: the threat search proves it within this many black stones.
-    Threat(u32),
-    /// AND node: black has two winning cells.
-    Double,
-    /// AND node: the zone of a proof (this many black stones) after a white pass covers
-    /// every reply that is not in `replies`.
-    Zone(u32),
-    /// AND node: `replies` is every empty cell.
-    AllReplies,
-    /// No proof here (white wins first, budget spent, or no candidate).
-    Dead,
 }
 
 /// A position of the graph.
