@@ -119,16 +119,17 @@ pub fn compress_one(
     let dir = dir.unwrap_or(Path::new("."));
     let bar = Bar::new();
     let t = std::time::Instant::now();
-    let c = retro::generate::with_threads(threads, || compressed::compress(&table, dir, sides, &bar))??;
+    let c =
+        retro::generate::with_threads(threads, || compressed::compress(&table, dir, sides, &bar))??;
     bar.finish();
     outln!(
         "wrote {} ({} bytes, {} blocks{}): {:.1}x smaller than {} ({} bytes), in {:.1} s",
         c.path.display(),
         c.bytes,
         c.blocks,
-        c.dropped
-            .as_ref()
-            .map_or(String::new(), |s| format!(", section '{s}' found one ply on")),
+        c.dropped.as_ref().map_or(String::new(), |s| format!(
+            ", section '{s}' found one ply on"
+        )),
         c.dense_bytes as f64 / c.bytes.max(1) as f64,
         file.display(),
         c.dense_bytes,

@@ -88,30 +88,31 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
             .filter(|i| in_section.contains(i))
             .copied()
             .collect();
-        let longest_positions = crate::summary::longest(&info.histogram, metric).map(|(value, plies)| {
-            let positions = match &records {
-                Some(r) => (r.chunks_exact(2).enumerate())
-                    .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
-                    .filter_map(|(i, _)| plugin.position_at(first + i as u64))
-                    .take(LONGEST_SHOWN)
-                    .collect(),
-                None => (noted.iter())
-                    .filter_map(|&i| plugin.position_at(i))
-                    .take(LONGEST_SHOWN)
-                    .collect(),
-            };
-            Longest {
-                category: if matches!(value, Value::Win(_)) {
-                    "win"
-                } else {
-                    "loss"
-                },
-                plies,
-                distance: unit.count(value).unwrap_or(plies),
-                count: info.histogram[metric.code(value)],
-                positions,
-            }
-        });
+        let longest_positions =
+            crate::summary::longest(&info.histogram, metric).map(|(value, plies)| {
+                let positions = match &records {
+                    Some(r) => (r.chunks_exact(2).enumerate())
+                        .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
+                        .filter_map(|(i, _)| plugin.position_at(first + i as u64))
+                        .take(LONGEST_SHOWN)
+                        .collect(),
+                    None => (noted.iter())
+                        .filter_map(|&i| plugin.position_at(i))
+                        .take(LONGEST_SHOWN)
+                        .collect(),
+                };
+                Longest {
+                    category: if matches!(value, Value::Win(_)) {
+                        "win"
+                    } else {
+                        "loss"
+                    },
+                    plies,
+                    distance: unit.count(value).unwrap_or(plies),
+                    count: info.histogram[metric.code(value)],
+                    positions,
+                }
+            });
         sections.push(SectionReport {
             checksum: format!("{:016x}", info.checksum),
             checksum_ok: match &bad_blocks {
@@ -138,7 +139,6 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
         sections,
     }
 }
-
 
 #[cfg(test)]
 mod tests {

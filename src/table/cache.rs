@@ -150,7 +150,12 @@ impl BlockCache {
 impl Drop for BlockCache {
     /// The blocks this table held no longer count against its budget.
     fn drop(&mut self) {
-        let once: usize = self.once.iter().filter_map(|c| c.get()).map(|d| d.len()).sum();
+        let once: usize = self
+            .once
+            .iter()
+            .filter_map(|c| c.get())
+            .map(|d| d.len())
+            .sum();
         let mapped: usize = self
             .places
             .iter_mut()

@@ -169,7 +169,10 @@ pub fn open(
     let noted_at = noted_at.unwrap_or_default();
     let m = LE::read_u32(&h[noted_at..noted_at + 4]) as usize;
     if noted_at + 4 + m * 8 + 8 != hlen {
-        return Err(header_err(path, format!("{m} noted slots do not fit the header")));
+        return Err(header_err(
+            path,
+            format!("{m} noted slots do not fit the header"),
+        ));
     }
     let mut blocks = Vec::with_capacity(n);
     let mut offset = hlen as u64;
@@ -211,10 +214,14 @@ pub fn open(
         .map(|j| LE::read_u64(&h[noted_at + 4 + 8 * j..noted_at + 12 + 8 * j]))
         .collect();
     let in_dropped = |i: Index| {
-        (sections.iter()).any(|&(f, r, b): &(u64, u64, Option<usize>)| b.is_none() && (f..f + r).contains(&i))
+        (sections.iter())
+            .any(|&(f, r, b): &(u64, u64, Option<usize>)| b.is_none() && (f..f + r).contains(&i))
     };
     if let Some(bad) = noted.iter().find(|&&i| !in_dropped(i)) {
-        return Err(header_err(path, format!("noted slot {bad} is not in a dropped section")));
+        return Err(header_err(
+            path,
+            format!("noted slot {bad} is not in a dropped section"),
+        ));
     }
     let cache = BlockCache::new(n, budget);
     Ok((
@@ -490,8 +497,13 @@ pub fn compress(
     // The section dropped: the larger one, which is also the one cheaper to find again
     // where the weaker side has fewer moves (black's, in the stored colouring).
     let bytes_of = |k: usize| per_section[k].iter().map(|b| b.0.len()).sum::<usize>();
-    let dropped = (sides == Sides::One && per_section.len() == 2)
-        .then(|| if bytes_of(1) >= bytes_of(0) { 1 } else { 0 });
+    let dropped = (sides == Sides::One && per_section.len() == 2).then(|| {
+        if bytes_of(1) >= bytes_of(0) {
+            1
+        } else {
+            0
+        }
+    });
     let mask: u32 = (0..per_section.len())
         .filter(|&k| Some(k) != dropped)
         .fold(0, |m, k| m | 1 << k);

@@ -545,7 +545,11 @@ impl Table {
     /// as a sub-table must not write what it made (its lookups run on many threads, which
     /// [`super::damage::watch`] does not follow).
     pub fn damage(&self) -> Option<TableError> {
-        let own = self.damage.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let own = self
+            .damage
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         match own {
             Some(detail) => Some(TableError::Block {
                 path: self.path.clone(),
@@ -577,7 +581,9 @@ impl Table {
 
     /// True if this is a compressed table with a section not stored.
     pub fn drops_a_section(&self) -> bool {
-        self.blocks.as_ref().is_some_and(|b| b.stored().contains(&false))
+        self.blocks
+            .as_ref()
+            .is_some_and(|b| b.stored().contains(&false))
     }
 
     /// Per section, whether its values are stored (a dense table stores all).
@@ -611,8 +617,13 @@ impl Table {
 
     /// Work out the whole dropped section at once, in parallel, and keep it in memory (a
     /// byte a slot): for readers of every slot. A damaged block met on the way is an error,
-    /// and nothing is kept.
-    pub fn complete_all(&self, progress: &dyn crate::progress::Progress) -> Result<(), TableError> {
+    /// and nothing is kept unless `keep_damaged` (`verify`, which reports the damage
+    /// itself and must not then search slot by slot).
+    pub fn complete_all(
+        &self,
+        progress: &dyn crate::progress::Progress,
+        keep_damaged: bool,
+    ) -> Result<(), TableError> {
         use rayon::prelude::*;
         let Some(blocks) = &self.blocks else {
             return Ok(());
@@ -627,20 +638,32 @@ impl Table {
         let n = self.header.sections[k].records;
         progress.phase("finding the dropped side", n);
         const CHUNK: u64 = 1 << 14;
-        let parts: Result<Vec<Vec<u8>>, TableError> = (0..n.div_ceil(CHUNK))
+        let parts: Vec<(Vec<u8>, Option<TableError>)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let lo = first + c * CHUNK;
                 let hi = (lo + CHUNK).min(first + n);
-                let out = super::damage::watch(|| {
-                    (lo..hi).map(|i| self.value(i).packed()).collect::<Vec<u8>>()
-                });
+                let mut bad = None;
+                let values = (lo..hi)
+                    .map(|i| {
+                        let v = super::damage::watch(|| self.value(i));
+                        v.unwrap_or_else(|e| {
+                            bad.get_or_insert(e);
+                            Value::Illegal
+                        })
+                        .packed()
+                    })
+                    .collect();
                 progress.advance(hi - lo);
-                out
+                (values, bad)
             })
             .collect();
-        let _ = self.completed.set(parts?.concat());
-        Ok(())
+        let (parts, bad): (Vec<Vec<u8>>, Vec<Option<TableError>>) = parts.into_iter().unzip();
+        let bad = bad.into_iter().flatten().next();
+        if bad.is_none() || keep_damaged {
+            let _ = self.completed.set(parts.concat());
+        }
+        bad.map_or(Ok(()), Err)
     }
 
     /// What the records mean.
