@@ -169,8 +169,7 @@ fn a_sub_table_damaged_while_generating_leaves_nothing_written() {
         .unwrap();
     let out = tempfile::tempdir().unwrap();
     let err = retro::generate::generate(&chess, out.path(), &Silent)
-        .err()
-        .expect("no table from a damaged sub-table");
+        .expect_err("no table from a damaged sub-table");
     let text = err.to_string();
     assert!(
         text.contains("KQvK.rtbc") && text.contains("block 0"),
