@@ -494,8 +494,8 @@ pub fn compress(
         noted_of.push(noted);
         first += s.records;
     }
-    // The section dropped: the larger one, which is also the one cheaper to find again
-    // where the weaker side has fewer moves (black's, in the stored colouring).
+    // The section dropped: the larger one (black's in KQRvKR, white's in KRPvKR). Finding
+    // either again costs one search per slot asked for, so bytes alone decide.
     let bytes_of = |k: usize| per_section[k].iter().map(|b| b.0.len()).sum::<usize>();
     let dropped = (sides == Sides::One && per_section.len() == 2).then(|| {
         if bytes_of(1) >= bytes_of(0) {

@@ -509,7 +509,8 @@ impl Table {
 
     /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
     /// In a compressed table an illegal slot holds some other value: ask only for slots
-    /// the game says are legal. A compressed block that no longer reads answers
+    /// the game says are legal. A slot of a section the table drops is found one ply on,
+    /// by the game it was given ([`Table::complete_with`]). A compressed block that no longer reads answers
     /// `Value::Illegal` and is reported to the probe watching this thread
     /// ([`super::damage::watch`]).
     #[inline]
