@@ -118,7 +118,12 @@ fn main() -> anyhow::Result<()> {
         if path.extension().is_some_and(|x| x == "rtb") && path.file_stem() != Some("kbnk".as_ref())
         {
             let table = retro::table::Table::open(&path)?;
-            let c = retro::table::compressed::compress(&table, small.path(), &Silent)?;
+            let c = retro::table::compressed::compress(
+                &table,
+                small.path(),
+                retro::table::compressed::Sides::One,
+                &Silent,
+            )?;
             dense_bytes += c.dense_bytes;
             bytes += c.bytes;
         }

@@ -286,6 +286,11 @@ pub trait Records: Sync {
     fn value(&self, i: Index) -> Value;
     /// The records of slots `first..first + out.len() / 2`, as two bytes each.
     fn fill(&self, first: Index, out: &mut [u8]);
+    /// The first damaged block met by the tables read to make these records (a solver's
+    /// sub-tables): the writer then refuses to keep the file. Default: none.
+    fn damage(&self) -> Option<crate::table::TableError> {
+        None
+    }
     /// Every record, in memory.
     fn to_solution(&self, progress: &dyn crate::progress::Progress) -> Solution {
         use rayon::prelude::*;
@@ -443,6 +448,13 @@ pub trait Game: Sync + Send {
     /// without symmetry). The self-test compares it with the default.
     fn count_successors(&self, pos: &Self::Position, out: &mut Vec<Successor>) -> usize {
         count_from_successors(self, pos, out)
+    }
+
+    /// OPTIONAL. The first damaged block met by the tables the game reads besides its own
+    /// (chess sub-tables) since they were opened: a solve that met one must not be
+    /// written. Default: none (a game that reads no tables).
+    fn damage(&self) -> Option<crate::table::TableError> {
+        None
     }
 
     /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own

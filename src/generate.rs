@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::game::{Solution, SolveOptions};
+use crate::game::{Records, Solution, SolveOptions};
 use crate::progress::Progress;
 use crate::registry::Plugin;
 use crate::solve::SolveError;
@@ -50,7 +50,10 @@ pub fn generate(
         &plugin.name(),
         params,
         &plugin.sections(),
-        &*records,
+        &Watched {
+            records: &*records,
+            plugin,
+        },
         progress,
     )?;
     Ok(Generated {
@@ -60,6 +63,29 @@ pub fn generate(
         total_seconds: start.elapsed().as_secs_f64(),
         removed_temps,
     })
+}
+
+/// A solver's records, with the damage its sub-tables met: a lookup that meets a damaged
+/// block answers "illegal" on whatever thread it runs, so the writer asks here before it
+/// keeps the file.
+struct Watched<'a> {
+    records: &'a dyn Records,
+    plugin: &'a dyn Plugin,
+}
+
+impl Records for Watched<'_> {
+    fn slots(&self) -> u64 {
+        self.records.slots()
+    }
+    fn value(&self, i: crate::game::Index) -> crate::game::Value {
+        self.records.value(i)
+    }
+    fn fill(&self, first: crate::game::Index, out: &mut [u8]) {
+        self.records.fill(first, out)
+    }
+    fn damage(&self) -> Option<TableError> {
+        self.plugin.damage()
+    }
 }
 
 /// Write a solution of `plugin` as its table in `dir`.

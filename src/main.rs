@@ -318,7 +318,7 @@ fn generate_one(
         done.total_seconds
     )?;
     if compress {
-        cli::compress::compress_one(&done.path, threads)?;
+        cli::compress::compress_one(&done.path, threads, None)?;
     }
     Ok(true)
 }
@@ -454,11 +454,22 @@ fn cmd_info(a: InfoArgs) -> Result<bool> {
         table.file_len()
     )?;
     match table.compressed_blocks() {
-        Some(n) => outln!(
-            "format:    retro compressed table version {} ({n} blocks of {} values; the dense table's header follows)",
-            retro::table::compressed::VERSION,
-            retro::table::compressed::BLOCK_SLOTS
-        )?,
+        Some(n) => {
+            outln!(
+                "format:    retro compressed table version {} ({n} blocks of {} values; the dense table's header follows)",
+                retro::table::compressed::VERSION,
+                retro::table::compressed::BLOCK_SLOTS
+            )?;
+            let stored = table.sections_stored();
+            for (s, kept) in h.sections.iter().zip(stored) {
+                if !kept {
+                    outln!(
+                        "dropped:   section '{}' (its values found one ply on, from its moves)",
+                        s.name
+                    )?;
+                }
+            }
+        }
         None => outln!("format:    retro table version {}", retro::table::VERSION)?,
     }
     outln!("table:     {} — {}", h.name, plugin.title())?;

@@ -61,6 +61,24 @@ pub fn solver_move<G: Game>(game: &G, table: &Table, pos: &G::Position, value: V
     game.first_successor(pos, &|to| outcome_value(table, to).back() == value)
 }
 
+/// The value of the position at `index`, for its side to move, from its moves' values in
+/// `table` (one ply): what a compressed table that drops a section answers for its slots.
+/// `Value::Illegal` for a slot holding no position.
+pub fn one_ply<G: Game>(game: &G, table: &Table, index: crate::game::Index) -> Value {
+    let Some(pos) = game.decode(index) else {
+        return Value::Illegal;
+    };
+    if let Some(t) = game.terminal(&pos) {
+        return t;
+    }
+    let mut succ = Vec::with_capacity(64);
+    game.successors(&pos, &mut succ);
+    succ.iter()
+        .map(|s| outcome_value(table, s.to))
+        .min_by_key(|v| v.move_rank())
+        .map_or(Value::Draw, Value::back)
+}
+
 /// The value (for the side then to move) of where a move leads, as it counts for the mover.
 pub fn outcome_value(table: &Table, to: Outcome) -> Value {
     to.value(|i| table.value(i))

@@ -20,6 +20,9 @@ pub fn decompress(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<(PathBuf, Header), TableError> {
+    // Every slot is read, most several times (each best move from its moves' values): a
+    // dropped section is worked out once, in memory, rather than one search a lookup.
+    table.complete_all(progress, false)?;
     let (game, params) = plugin.params();
     let expect: Vec<u64> = table.header().sections.iter().map(|s| s.checksum).collect();
     write_records_as(

@@ -39,6 +39,10 @@ pub trait Plugin: Send + Sync {
     /// The dense records of `table` (which holds this game's values, compressed or not),
     /// best moves included: see [`crate::rebuild`].
     fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a>;
+    /// The value of slot `index` of `table` one ply on ([`crate::probe::one_ply`]).
+    fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value;
+    /// The first damaged block met by the tables the game reads ([`Game::damage`]).
+    fn damage(&self) -> Option<TableError>;
     /// Recompute every record from its successors; see [`crate::table::verify`].
     fn verify(
         &self,
@@ -80,6 +84,12 @@ impl<G: GameText + 'static> Plugin for G {
     }
     fn summary_lines(&self, table: &Table) -> Vec<String> {
         GameText::summary_lines(self, table)
+    }
+    fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value {
+        crate::probe::one_ply(self, table, index)
+    }
+    fn damage(&self) -> Option<TableError> {
+        Game::damage(self)
     }
     fn position_at(&self, index: crate::game::Index) -> Option<String> {
         self.decode(index).map(|p| self.position_text(&p))
@@ -244,6 +254,29 @@ pub fn table_path(dir: &Path, name: &str) -> PathBuf {
     }
 }
 
+/// A game finding the values of its table's dropped section.
+struct ByPlugin(Box<dyn Plugin>);
+
+impl crate::table::complete::Complete for ByPlugin {
+    fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value {
+        self.0.one_ply(table, index)
+    }
+    fn damage(&self) -> Option<TableError> {
+        self.0.damage()
+    }
+}
+
+/// Give `table` (of the game named in its header, its other tables in `dir`) the game
+/// that finds its dropped section, if it drops one: an error if that game cannot be made.
+pub fn complete(table: &Table, dir: &Path) -> Result<(), RegistryError> {
+    if table.is_complete() {
+        return Ok(());
+    }
+    let plugin = plugin_in(&table.header().name, dir)?;
+    table.complete_with(|| Some(Box::new(ByPlugin(plugin))));
+    Ok(())
+}
+
 /// A table opened and checked against its game.
 pub struct Loaded {
     pub plugin: Box<dyn Plugin>,
@@ -269,6 +302,7 @@ pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
     let plugin = plugin_in(name, dir)?;
     let table = shared::open(&path, Load::Auto)?;
     check(&*plugin, &table)?;
+    complete(&table, dir)?;
     Ok(Loaded { plugin, table })
 }
 
@@ -288,6 +322,7 @@ fn with_plugin(path: &Path, table: Arc<Table>) -> Result<Loaded, RegistryError> 
     let dir = path.parent().unwrap_or(Path::new("."));
     let plugin = plugin_in(&table.header().name, dir)?;
     check(&*plugin, &table)?;
+    complete(&table, dir)?;
     Ok(Loaded { plugin, table })
 }
 

@@ -67,6 +67,20 @@ impl Chess {
         Ok(chess)
     }
 
+    /// [`Chess::open`], the sub-tables' bytes held as `load` says (a test reading them at
+    /// positions, as a large table is read, to change them while they are open).
+    pub fn open_reading(
+        material: &Material,
+        dir: &Path,
+        load: crate::table::Load,
+    ) -> Result<Chess, SubTableError> {
+        let (m, _) = material.canonical();
+        let subs = SubTables::open_with(&m, dir, crate::table::Metric::Dtm, load)?;
+        let mut chess = Chess::with_subtables(&m, subs);
+        chess.dir = Some(dir.to_path_buf());
+        Ok(chess)
+    }
+
     /// The rules of `material` without its sub-tables, for structural checks such as the
     /// conformance self-test: moves that leave the table lead to `Known(Value::Illegal)`
     /// ("in no table"), so it cannot solve ([`Game::solve`] refuses).
@@ -352,6 +366,10 @@ impl Game for Chess {
             8
         };
         (0..n).map(|t| pos.map(|s| transform(t, s))).collect()
+    }
+
+    fn damage(&self) -> Option<crate::table::TableError> {
+        self.subs.damage()
     }
 
     fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {

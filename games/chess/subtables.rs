@@ -97,6 +97,16 @@ impl SubTables {
         dir: &Path,
         metric: Metric,
     ) -> Result<SubTables, SubTableError> {
+        SubTables::open_with(m, dir, metric, Load::Auto)
+    }
+
+    /// [`SubTables::open_metric`], their bytes held as `load` says.
+    pub fn open_with(
+        m: &Material,
+        dir: &Path,
+        metric: Metric,
+        load: Load,
+    ) -> Result<SubTables, SubTableError> {
         let mut subs = Vec::new();
         for child in m.children() {
             let name = table_name(&child, metric);
@@ -109,7 +119,7 @@ impl SubTables {
                     dir: dir.to_path_buf(),
                 });
             }
-            let table = shared::open(&path, Load::Auto).map_err(|source| SubTableError::Bad {
+            let table = shared::open(&path, load).map_err(|source| SubTableError::Bad {
                 material: material.clone(),
                 child: name.clone(),
                 source,
@@ -129,6 +139,21 @@ impl SubTables {
                     found: format!("{} '{}' {:?}", h.game, h.name, h.sections),
                 });
             }
+            // A sub-table that stores one side to move only finds the other from its
+            // own sub-tables, which must be here too.
+            crate::registry::complete(&table, dir).map_err(|e| SubTableError::Bad {
+                material: material.clone(),
+                child: name.clone(),
+                source: match e {
+                    crate::registry::RegistryError::Table(t) => t,
+                    e => TableError::Header {
+                        path: path.clone(),
+                        detail: format!(
+                            "stores one side to move only, and the other cannot be found: {e}"
+                        ),
+                    },
+                },
+            })?;
             subs.push(Sub {
                 sig: signature_of_material(&child),
                 layout,
@@ -151,6 +176,11 @@ impl SubTables {
             subs: Vec::new(),
             rules_only: true,
         }
+    }
+
+    /// The first damaged block met by a sub-table (or the tables it reads) since opened.
+    pub fn damage(&self) -> Option<TableError> {
+        self.subs.iter().find_map(|s| s.table.damage())
     }
 
     /// The value, for its side to move, of a position of a sub-material (either

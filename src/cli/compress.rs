@@ -20,6 +20,18 @@ pub struct CompressArgs {
     /// Worker threads (default: one per core). The file is identical whatever the count.
     #[arg(long, value_parser = super::threads)]
     pub threads: Option<usize>,
+    /// Sides to move stored: `one` (the default for chess) keeps the section that
+    /// compresses smaller and finds the other one ply on; `both` (the default for other
+    /// games) keeps both, for the fastest probes.
+    #[arg(long, value_enum)]
+    pub sides: Option<SidesArg>,
+}
+
+/// `--sides`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SidesArg {
+    One,
+    Both,
 }
 
 /// Options of `retro decompress`.
@@ -68,7 +80,7 @@ pub fn run_compress(a: &CompressArgs) -> Result<bool> {
                 }
             }
         }
-        let (d, s) = compress_one(f, a.threads)?;
+        let (d, s) = compress_one(f, a.threads, a.sides)?;
         dense += d;
         small += s;
         made += 1;
@@ -84,22 +96,40 @@ pub fn run_compress(a: &CompressArgs) -> Result<bool> {
 }
 
 /// Compress one dense table beside itself; its dense and compressed sizes.
-pub fn compress_one(file: &Path, threads: Option<usize>) -> Result<(u64, u64)> {
+pub fn compress_one(
+    file: &Path,
+    threads: Option<usize>,
+    sides: Option<SidesArg>,
+) -> Result<(u64, u64)> {
     let table = Table::open(file)?;
     if table.is_compressed() {
         bail!("{} is already compressed", file.display());
     }
+    // Chess moves always pass the turn, so either side's slots follow from the other's
+    // (and its sub-tables'); the other games keep both unless told.
+    let sides = match sides.unwrap_or(if table.header().game == "chess" {
+        SidesArg::One
+    } else {
+        SidesArg::Both
+    }) {
+        SidesArg::One => compressed::Sides::One,
+        SidesArg::Both => compressed::Sides::Both,
+    };
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     let bar = Bar::new();
     let t = std::time::Instant::now();
-    let c = retro::generate::with_threads(threads, || compressed::compress(&table, dir, &bar))??;
+    let c =
+        retro::generate::with_threads(threads, || compressed::compress(&table, dir, sides, &bar))??;
     bar.finish();
     outln!(
-        "wrote {} ({} bytes, {} blocks): {:.1}x smaller than {} ({} bytes), in {:.1} s",
+        "wrote {} ({} bytes, {} blocks{}): {:.1}x smaller than {} ({} bytes), in {:.1} s",
         c.path.display(),
         c.bytes,
         c.blocks,
+        c.dropped.as_ref().map_or(String::new(), |s| format!(
+            ", section '{s}' found one ply on"
+        )),
         c.dense_bytes as f64 / c.bytes.max(1) as f64,
         file.display(),
         c.dense_bytes,

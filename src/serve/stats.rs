@@ -73,34 +73,51 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
         Some(_) => Some(Vec::new()),
         None => None,
     };
-    for (info, stats) in header.sections.iter().zip(counts) {
-        // `None` if the records cannot be read (a large file cut since it was opened).
-        let records = table.section_records(info).ok();
-        let longest_positions = longest(&info.histogram, metric).map(|(value, plies)| {
-            let positions = records
-                .iter()
-                .flat_map(|r| r.chunks_exact(2).enumerate())
-                .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
-                .filter_map(|(i, _)| plugin.position_at(first + i as u64))
-                .take(LONGEST_SHOWN)
-                .collect();
-            Longest {
-                category: if matches!(value, Value::Win(_)) {
-                    "win"
-                } else {
-                    "loss"
-                },
-                plies,
-                distance: unit.count(value).unwrap_or(plies),
-                count: info.histogram[metric.code(value)],
-                positions,
-            }
-        });
+    let stored = table.sections_stored();
+    for ((info, stats), stored) in header.sections.iter().zip(counts).zip(stored) {
+        // `None` if the records cannot be read (a large file cut since it was opened). A
+        // section a compressed table drops is not scanned (each of its values is a search):
+        // the table notes the first slots of its longest value.
+        let records = if stored {
+            table.section_records(info).ok()
+        } else {
+            None
+        };
+        let in_section = first..first + info.records;
+        let noted: Vec<u64> = (table.noted_slots().iter())
+            .filter(|i| in_section.contains(i))
+            .copied()
+            .collect();
+        let longest_positions =
+            crate::summary::longest(&info.histogram, metric).map(|(value, plies)| {
+                let positions = match &records {
+                    Some(r) => (r.chunks_exact(2).enumerate())
+                        .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
+                        .filter_map(|(i, _)| plugin.position_at(first + i as u64))
+                        .take(LONGEST_SHOWN)
+                        .collect(),
+                    None => (noted.iter())
+                        .filter_map(|&i| plugin.position_at(i))
+                        .take(LONGEST_SHOWN)
+                        .collect(),
+                };
+                Longest {
+                    category: if matches!(value, Value::Win(_)) {
+                        "win"
+                    } else {
+                        "loss"
+                    },
+                    plies,
+                    distance: unit.count(value).unwrap_or(plies),
+                    count: info.histogram[metric.code(value)],
+                    positions,
+                }
+            });
         sections.push(SectionReport {
             checksum: format!("{:016x}", info.checksum),
             checksum_ok: match &bad_blocks {
                 Some(bad) => {
-                    records.is_some()
+                    (records.is_some() || !stored)
                         && !bad
                             .iter()
                             .any(|b| b.starts_with(&format!("{} (", info.name)))
@@ -123,28 +140,13 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
     }
 }
 
-/// The value and plies of the longest win or loss in a section's histogram (by value
-/// code; a win before a loss of the same length: the winner's view is the one people look
-/// up).
-fn longest(histogram: &[u64], metric: crate::table::Metric) -> Option<(Value, u16)> {
-    (0..histogram.len())
-        .filter(|&c| histogram[c] > 0)
-        .filter_map(|c| match metric.from_code(c)? {
-            v @ Value::Win(p) => Some((v, p, 1)),
-            v @ Value::Loss(p) => Some((v, p, 0)),
-            _ => None,
-        })
-        .max_by_key(|&(_, p, win)| (p, win))
-        .map(|(v, p, _)| (v, p))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn longest_prefers_the_farthest_then_the_win() {
-        let longest_dtm = |h: &[u64]| longest(h, crate::table::Metric::Dtm);
+        let longest_dtm = |h: &[u64]| crate::summary::longest(h, crate::table::Metric::Dtm);
         let histogram = |values: &[Value]| {
             let mut h = vec![0u64; crate::table::VALUE_CODES];
             for v in values {

@@ -2,7 +2,7 @@
 //! budget shared with other tables (by default one budget of 1 GiB for the whole process).
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 /// Places for decoded blocks per table (direct-mapped by block number): every block of a
 /// 4-piece table or of a 5-piece one.
@@ -60,6 +60,11 @@ type Place = Mutex<Option<(usize, Arc<[u8]>)>>;
 
 /// A table's decoded blocks.
 pub struct BlockCache {
+    /// A table of at most [`CACHE_PLACES`] blocks: a place per block, set once (a block is
+    /// never displaced by another), read without a lock: probing threads share nothing
+    /// they write.
+    once: Vec<OnceLock<Box<[u8]>>>,
+    /// A larger table: direct-mapped places, a block displacing another.
     places: Vec<Place>,
     budget: Arc<CacheBudget>,
 }
@@ -67,10 +72,23 @@ pub struct BlockCache {
 impl BlockCache {
     /// Places for a table of `blocks` blocks, holding them under `budget`.
     pub fn new(blocks: usize, budget: Arc<CacheBudget>) -> BlockCache {
-        let places = (0..CACHE_PLACES.min(blocks).max(1))
-            .map(|_| Mutex::new(None))
-            .collect();
-        BlockCache { places, budget }
+        if blocks <= CACHE_PLACES {
+            return BlockCache {
+                once: (0..blocks).map(|_| OnceLock::new()).collect(),
+                places: Vec::new(),
+                budget,
+            };
+        }
+        BlockCache::mapped(CACHE_PLACES, budget)
+    }
+
+    /// `places` direct-mapped places (a table of more blocks than [`CACHE_PLACES`]).
+    fn mapped(places: usize, budget: Arc<CacheBudget>) -> BlockCache {
+        BlockCache {
+            once: Vec::new(),
+            places: (0..places.max(1)).map(|_| Mutex::new(None)).collect(),
+            budget,
+        }
     }
 
     fn place(&self, b: usize) -> &Place {
@@ -79,18 +97,47 @@ impl BlockCache {
 
     /// Block `b`'s values, if held.
     pub fn get(&self, b: usize) -> Option<Arc<[u8]>> {
+        if !self.once.is_empty() {
+            return self.once.get(b)?.get().map(|d| Arc::from(&d[..]));
+        }
         let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
         held.as_ref()
             .filter(|(k, _)| *k == b)
             .map(|(_, d)| d.clone())
     }
 
+    /// Value `k` of block `b`, if held.
+    #[inline]
+    pub fn byte(&self, b: usize, k: usize) -> Option<u8> {
+        if !self.once.is_empty() {
+            return self.once.get(b)?.get()?.get(k).copied();
+        }
+        let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
+        match held.as_ref() {
+            Some((h, d)) if *h == b => d.get(k).copied(),
+            _ => None,
+        }
+    }
+
     /// Keep block `b`'s values in its place, replacing what it holds, if the budget allows.
-    pub fn offer(&self, b: usize, data: Arc<[u8]>) {
+    pub fn offer(&self, b: usize, data: Vec<u8>) {
+        if !self.once.is_empty() {
+            let Some(place) = self.once.get(b) else {
+                return;
+            };
+            let n = data.len();
+            if place.get().is_none() && self.budget.exchange(0, n) {
+                // Another thread may have set it meanwhile: then these bytes are not held.
+                if place.set(data.into_boxed_slice()).is_err() {
+                    self.budget.exchange(n, 0);
+                }
+            }
+            return;
+        }
         let mut held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
         let freed = held.as_ref().map_or(0, |(_, d)| d.len());
         if self.budget.exchange(freed, data.len()) {
-            *held = Some((b, data));
+            *held = Some((b, data.into()));
         }
     }
 
@@ -103,12 +150,18 @@ impl BlockCache {
 impl Drop for BlockCache {
     /// The blocks this table held no longer count against its budget.
     fn drop(&mut self) {
-        let held: usize = self
+        let once: usize = self
+            .once
+            .iter()
+            .filter_map(|c| c.get())
+            .map(|d| d.len())
+            .sum();
+        let mapped: usize = self
             .places
             .iter_mut()
             .filter_map(|c| c.get_mut().ok()?.as_ref().map(|(_, d)| d.len()))
             .sum();
-        self.budget.held.fetch_sub(held, Relaxed);
+        self.budget.held.fetch_sub(once + mapped, Relaxed);
     }
 }
 
@@ -117,17 +170,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocks_are_kept_only_within_the_budget() {
+    fn blocks_are_kept_once_each_within_the_budget() {
         let budget = CacheBudget::new(10);
         let cache = BlockCache::new(3, budget.clone());
-        cache.offer(0, vec![1; 6].into());
+        cache.offer(0, vec![1; 6]);
         // 6 + 6 > 10: block 1 is used once and not kept.
-        cache.offer(1, vec![2; 6].into());
+        cache.offer(1, vec![2; 6]);
+        assert_eq!(budget.held(), 6);
+        assert_eq!(cache.byte(1, 0), None);
+        assert_eq!(cache.byte(0, 5), Some(1));
+        // Offered again, block 0 is not counted twice.
+        cache.offer(0, vec![1; 6]);
+        assert_eq!(budget.held(), 6);
+        cache.offer(2, vec![3; 4]);
+        assert_eq!((budget.held(), cache.byte(2, 3)), (10, Some(3)));
+        drop(cache);
+        assert_eq!(budget.held(), 0);
+    }
+
+    #[test]
+    fn mapped_blocks_are_kept_only_within_the_budget() {
+        let budget = CacheBudget::new(10);
+        let cache = BlockCache::mapped(3, budget.clone());
+        cache.offer(0, vec![1; 6]);
+        // 6 + 6 > 10: block 1 is used once and not kept.
+        cache.offer(1, vec![2; 6]);
         assert_eq!(budget.held(), 6);
         assert!(cache.get(1).is_none());
         assert_eq!(cache.get(0).as_deref(), Some(&[1u8; 6][..]));
         // Block 3 goes where block 0 was (3 places): 6 freed, 4 taken.
-        cache.offer(3, vec![3; 4].into());
+        cache.offer(3, vec![3; 4]);
         assert_eq!(budget.held(), 4);
         assert!(cache.get(0).is_none());
         drop(cache);

@@ -7,6 +7,12 @@
 //! - One byte a slot, the value ([`Value::packed`]); no best move. The best move of the
 //!   dense table is the first move, in the game's move order, reaching the value; a probe
 //!   finds it again from the successors' values (one ply), so answers are identical.
+//! - Of a chess table, one side to move only: the section that compresses larger is
+//!   dropped, and a slot of it is worth the best of its moves, which lead into the stored
+//!   section or into sub-tables (one ply, as Syzygy's DTZ files do; see
+//!   [`super::complete`]). Black's section is most of a table's bytes: KQRvKR's two
+//!   thirds. For the server's statistics page, the first slots of a dropped section's
+//!   longest value are noted in the header.
 //! - Illegal slots hold whatever compresses best ("don't care": the value before them).
 //!   The game knows which slots are illegal (its `decode`), so nothing is lost; a
 //!   compressed table must not be asked for an illegal slot's value.
@@ -18,21 +24,24 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTBZ` |
-//! | 8 | 4 | format version (2) |
+//! | 8 | 4 | format version (3) |
 //! | 12 | 4 | header length `H`, from offset 0 to the end of the header checksum |
 //! | 16 | 4 | slots per block `B` |
 //! | 20 | 4 | length `D` of the dense header |
-//! | 24 | D | the dense table's header (see [`super::header`]) |
-//! | 24 + D | 8 | number of blocks `n` |
-//! | 32 + D | 13 × n | per block: compressed length (4), xxh3-64 of the compressed bytes (8), form (1) |
+//! | 24 | 4 | the sections stored: bit `k` set for section `k` (at least one) |
+//! | 28 | D | the dense table's header (see [`super::header`]) |
+//! | 28 + D | 8 | number of blocks `n` (of the stored sections) |
+//! | 36 + D | 13 × n | per block: compressed length (4), xxh3-64 of the compressed bytes (8), form (1) |
+//! | 36 + D + 13n | 4 | number `m` of noted slots |
+//! | 40 + D + 13n | 8 × m | noted slots: per dropped section, the first [`NOTED`] (in index order) holding its longest value ([`crate::summary::longest`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` |
 //! | H | … | the blocks, in order |
 //!
-//! Each section is cut into blocks of `B` slots (its last block shorter); a block never
-//! spans two sections. The file is exactly `H` plus the blocks' lengths. A block's form
+//! Each stored section is cut into blocks of `B` slots (its last block shorter); a block
+//! never spans two sections. The file is exactly `H` plus the blocks' lengths. A block's form
 //! says how its values are ordered before zstd: 0 in index order, 1 with each whole
-//! 4,096-slot tile transposed as a 64 x 64 square ([`Form`]). Version 1 (no form byte) is
-//! refused with the command that makes the file again.
+//! 4,096-slot tile transposed as a 64 x 64 square ([`Form`]). Versions 1 (no form byte)
+//! and 2 (both sides always) are refused with the command that makes the file again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,8 +58,10 @@ use crate::progress::Progress;
 
 /// The first eight bytes of a compressed table.
 pub const MAGIC: [u8; 8] = *b"RETROTBZ";
-/// The compressed format's version: 2 added each block's form.
-pub const VERSION: u32 = 2;
+/// The compressed format's version: 2 added each block's form, 3 the sections stored.
+pub const VERSION: u32 = 3;
+/// Noted slots per dropped section: as many as the server's statistics page lists.
+pub const NOTED: usize = 8;
 /// The file name extension of compressed tables.
 pub const EXTENSION: &str = "rtbc";
 /// Slots per block: 256 KiB of values, decoded in a few hundred microseconds, once (the
@@ -67,8 +78,10 @@ pub struct Blocks {
     block_slots: u64,
     /// Per block: offset in the file, length, checksum, form.
     blocks: Vec<(u64, u32, u64, Form)>,
-    /// Per section: first index, number of records, first block.
-    sections: Vec<(u64, u64, usize)>,
+    /// Per section: first index, number of records, first block (`None`: dropped).
+    sections: Vec<(u64, u64, Option<usize>)>,
+    /// Noted slots of the dropped sections (see the layout).
+    noted: Vec<Index>,
     /// Per section: its name, for messages.
     names: Vec<String>,
     cache: BlockCache,
@@ -117,7 +130,7 @@ pub fn open(
     let hlen = LE::read_u32(&head[12..16]) as u64;
     let block_slots = LE::read_u32(&head[16..20]) as u64;
     let dlen = LE::read_u32(&head[20..24]) as u64;
-    if hlen < 40 || hlen > len || 24 + dlen + 16 > hlen {
+    if hlen < 48 || hlen > len || 28 + dlen + 20 > hlen {
         return Err(TableError::Size {
             path: p(),
             detail: format!("header claims {hlen} bytes, file has {len} bytes"),
@@ -129,19 +142,36 @@ pub fn open(
     if block_slots == 0 {
         return Err(header_err(path, "zero slots per block"));
     }
-    let dense = &h[24..24 + dlen as usize];
+    let mask = LE::read_u32(&h[24..28]);
+    let dense = &h[28..28 + dlen as usize];
     let header = Header::decode(dense).map_err(|detail| header_err(path, detail))?;
-    let at = 24 + dlen as usize;
+    let count = header.sections.len();
+    if mask == 0 || (count < 32 && mask >> count != 0) {
+        return Err(header_err(
+            path,
+            format!("sections stored {mask:#x}, of {count} sections"),
+        ));
+    }
+    let stored = |k: usize| mask >> k & 1 == 1;
+    let at = 28 + dlen as usize;
     let n = LE::read_u64(&h[at..at + 8]) as usize;
-    let expected: u64 = header
-        .sections
-        .iter()
-        .map(|s| s.records.div_ceil(block_slots))
+    let expected: u64 = (header.sections.iter().enumerate())
+        .filter(|&(k, _)| stored(k))
+        .map(|(_, s)| s.records.div_ceil(block_slots))
         .sum();
-    if n as u64 != expected || at + 8 + n * ENTRY + 8 != hlen {
+    let noted_at = n.checked_mul(ENTRY).and_then(|b| b.checked_add(at + 8));
+    if n as u64 != expected || noted_at.is_none_or(|x| x + 4 + 8 > hlen) {
         return Err(header_err(
             path,
             format!("{n} blocks listed, the sections need {expected}"),
+        ));
+    }
+    let noted_at = noted_at.unwrap_or_default();
+    let m = LE::read_u32(&h[noted_at..noted_at + 4]) as usize;
+    if noted_at + 4 + m * 8 + 8 != hlen {
+        return Err(header_err(
+            path,
+            format!("{m} noted slots do not fit the header"),
         ));
     }
     let mut blocks = Vec::with_capacity(n);
@@ -162,7 +192,7 @@ pub fn open(
     }
     let (mut sections, mut names) = (Vec::new(), Vec::new());
     let (mut first, mut block) = (0u64, 0usize);
-    for s in &header.sections {
+    for (k, s) in header.sections.iter().enumerate() {
         let hist = s.histogram.iter().try_fold(0u64, |a, &n| a.checked_add(n));
         if hist != Some(s.records) {
             return Err(header_err(
@@ -173,10 +203,25 @@ pub fn open(
                 ),
             ));
         }
-        sections.push((first, s.records, block));
+        sections.push((first, s.records, stored(k).then_some(block)));
         names.push(s.name.clone());
         first += s.records;
-        block += s.records.div_ceil(block_slots) as usize;
+        if stored(k) {
+            block += s.records.div_ceil(block_slots) as usize;
+        }
+    }
+    let noted: Vec<Index> = (0..m)
+        .map(|j| LE::read_u64(&h[noted_at + 4 + 8 * j..noted_at + 12 + 8 * j]))
+        .collect();
+    let in_dropped = |i: Index| {
+        (sections.iter())
+            .any(|&(f, r, b): &(u64, u64, Option<usize>)| b.is_none() && (f..f + r).contains(&i))
+    };
+    if let Some(bad) = noted.iter().find(|&&i| !in_dropped(i)) {
+        return Err(header_err(
+            path,
+            format!("noted slot {bad} is not in a dropped section"),
+        ));
     }
     let cache = BlockCache::new(n, budget);
     Ok((
@@ -185,6 +230,7 @@ pub fn open(
             block_slots,
             blocks,
             sections,
+            noted,
             names,
             cache,
         },
@@ -199,28 +245,65 @@ pub struct BadBlock {
     pub detail: String,
 }
 
+/// Where a slot's value is.
+pub enum Slot {
+    /// Outside the table.
+    Outside,
+    /// In a dropped section: found one ply on.
+    Dropped,
+    /// In block `.0`, at place `.1`.
+    At(usize, usize),
+}
+
 impl Blocks {
-    /// The block holding `index` and the index's place in it.
-    fn locate(&self, index: Index) -> Option<(usize, usize)> {
-        let &(first, records, block) = self
+    /// Where slot `index` is kept.
+    fn locate(&self, index: Index) -> Slot {
+        let Some(&(first, records, block)) = self
             .sections
             .iter()
             .rev()
-            .find(|&&(first, _, _)| index >= first)?;
+            .find(|&&(first, _, _)| index >= first)
+        else {
+            return Slot::Outside;
+        };
         let k = index - first;
-        (k < records).then(|| {
-            (
+        match block {
+            _ if k >= records => Slot::Outside,
+            None => Slot::Dropped,
+            Some(block) => Slot::At(
                 block + (k / self.block_slots) as usize,
                 (k % self.block_slots) as usize,
-            )
-        })
+            ),
+        }
+    }
+
+    /// The first index of the section of `index`.
+    pub fn dropped_first(&self, index: Index) -> Index {
+        (self.sections.iter().rev())
+            .find(|&&(first, _, _)| index >= first)
+            .map_or(0, |s| s.0)
+    }
+
+    /// True if slot `index` is in a dropped section.
+    pub fn is_dropped(&self, index: Index) -> bool {
+        matches!(self.locate(index), Slot::Dropped)
+    }
+
+    /// Per section, whether it is stored.
+    pub fn stored(&self) -> Vec<bool> {
+        self.sections.iter().map(|s| s.2.is_some()).collect()
+    }
+
+    /// The noted slots of the dropped sections (see the layout).
+    pub fn noted(&self) -> &[Index] {
+        &self.noted
     }
 
     /// The section of block `b`, by position.
     fn section_of(&self, b: usize) -> usize {
         self.sections
             .iter()
-            .rposition(|&(_, _, first)| b >= first)
+            .rposition(|&(_, _, first)| first.is_some_and(|f| b >= f))
             .unwrap_or(0)
     }
 
@@ -228,7 +311,7 @@ impl Blocks {
     fn slots_in(&self, b: usize) -> usize {
         let s = self.section_of(b);
         let (_, records, first) = self.sections[s];
-        let start = (b - first) as u64 * self.block_slots;
+        let start = (b - first.unwrap_or(0)) as u64 * self.block_slots;
         (records - start).min(self.block_slots) as usize
     }
 
@@ -261,12 +344,14 @@ impl Blocks {
     /// error naming the block if it no longer reads (the file changed since it was opened
     /// and checked).
     pub fn packed(&self, map: &Storage, index: Index) -> Option<Result<u8, String>> {
-        let (b, k) = self.locate(index)?;
-        if let Some(data) = self.cache.get(b) {
-            return Some(Ok(data[k]));
+        let Slot::At(b, k) = self.locate(index) else {
+            return None;
+        };
+        if let Some(v) = self.cache.byte(b, k) {
+            return Some(Ok(v));
         }
-        let data: Arc<[u8]> = match self.decode(map, b) {
-            Ok(d) => d.into(),
+        let data: Vec<u8> = match self.decode(map, b) {
+            Ok(d) => d,
             Err(e) => {
                 let section = &self.names[self.section_of(b)];
                 return Some(Err(format!("block {b} (section '{section}') {e}")));
@@ -280,7 +365,9 @@ impl Blocks {
     /// The block holding slot `index`: its number and where its compressed bytes lie in
     /// the file.
     pub fn block_of(&self, index: Index) -> Option<(usize, std::ops::Range<u64>)> {
-        let (b, _) = self.locate(index)?;
+        let Slot::At(b, _) = self.locate(index) else {
+            return None;
+        };
         let (offset, size, _, _) = self.blocks[b];
         Some((b, offset..offset + size as u64))
     }
@@ -305,9 +392,14 @@ impl Blocks {
             .collect()
     }
 
-    /// The packed values of section `s` (index into the header's sections), decoded.
-    pub fn section_values(&self, map: &Storage, s: usize) -> Result<Vec<u8>, String> {
+    /// The packed values of section `s` (index into the header's sections), decoded;
+    /// `None` for a dropped section.
+    pub fn section_values(&self, map: &Storage, s: usize) -> Option<Result<Vec<u8>, String>> {
         let (_, records, first) = self.sections[s];
+        Some(self.stored_values(map, records, first?))
+    }
+
+    fn stored_values(&self, map: &Storage, records: u64, first: usize) -> Result<Vec<u8>, String> {
         let n = records.div_ceil(self.block_slots) as usize;
         let parts: Result<Vec<Vec<u8>>, String> = (first..first + n)
             .into_par_iter()
@@ -333,6 +425,20 @@ pub struct Compressed {
     pub dense_bytes: u64,
     pub bytes: u64,
     pub blocks: usize,
+    /// The section dropped, if one was.
+    pub dropped: Option<String>,
+}
+
+/// Which sections of a table to store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    /// Every section.
+    Both,
+    /// Of a table of two sections (a side to move each), the one whose blocks take fewer
+    /// bytes; the other is found one ply on ([`super::complete`]). Only for games whose
+    /// every move leads from one section into the other (chess): a slot of the dropped
+    /// section must never need another one of it.
+    One,
 }
 
 /// Compress the dense table `table` into `dir/<name>.rtbc`, written to a temporary file
@@ -340,6 +446,7 @@ pub struct Compressed {
 pub fn compress(
     table: &Table,
     dir: &Path,
+    sides: Sides,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     let path = table.path().to_path_buf();
@@ -356,8 +463,10 @@ pub fn compress(
         source,
     };
     let header = table.header().clone();
-    let mut blocks: Vec<(Vec<u8>, Form)> = Vec::new();
+    let mut per_section: Vec<Vec<(Vec<u8>, Form)>> = Vec::new();
+    let mut noted_of: Vec<Vec<Index>> = Vec::new();
     progress.phase("compressing", table.size());
+    let mut first: Index = 0;
     for s in &header.sections {
         let records = table.section_records(s).map_err(io)?;
         let slots = (records.len() / 2) as u64;
@@ -373,18 +482,47 @@ pub fn compress(
                 out
             })
             .collect();
-        blocks.extend(part.map_err(io)?);
+        per_section.push(part.map_err(io)?);
+        let longest = crate::summary::longest(&s.histogram, table.metric());
+        let noted = longest.map_or(Vec::new(), |(value, _)| {
+            (records.chunks_exact(2).enumerate())
+                .filter(|(_, r)| Value::from_record(r[0], r[1]) == value)
+                .map(|(j, _)| first + j as Index)
+                .take(NOTED)
+                .collect()
+        });
+        noted_of.push(noted);
+        first += s.records;
     }
+    // The section dropped: the larger one (black's in KQRvKR, white's in KRPvKR). Finding
+    // either again costs one search per slot asked for, so bytes alone decide.
+    let bytes_of = |k: usize| per_section[k].iter().map(|b| b.0.len()).sum::<usize>();
+    let dropped = (sides == Sides::One && per_section.len() == 2).then(|| {
+        if bytes_of(1) >= bytes_of(0) {
+            1
+        } else {
+            0
+        }
+    });
+    let mask: u32 = (0..per_section.len())
+        .filter(|&k| Some(k) != dropped)
+        .fold(0, |m, k| m | 1 << k);
+    let noted: Vec<Index> = dropped.map_or(Vec::new(), |k| noted_of[k].clone());
+    let blocks: Vec<(Vec<u8>, Form)> = (per_section.into_iter().enumerate())
+        .filter(|&(k, _)| Some(k) != dropped)
+        .flat_map(|(_, b)| b)
+        .collect();
     let mut dense = header.clone();
     let dense_head = dense.encode();
     let mut head = Vec::new();
     head.extend_from_slice(&MAGIC);
     head.write_u32::<LE>(VERSION).expect("vec write");
-    let hlen = 24 + dense_head.len() + 8 + blocks.len() * ENTRY + 8;
+    let hlen = 28 + dense_head.len() + 8 + blocks.len() * ENTRY + 4 + 8 * noted.len() + 8;
     head.write_u32::<LE>(hlen as u32).expect("vec write");
     head.write_u32::<LE>(BLOCK_SLOTS).expect("vec write");
     head.write_u32::<LE>(dense_head.len() as u32)
         .expect("vec write");
+    head.write_u32::<LE>(mask).expect("vec write");
     head.extend_from_slice(&dense_head);
     head.write_u64::<LE>(blocks.len() as u64)
         .expect("vec write");
@@ -392,6 +530,10 @@ pub fn compress(
         head.write_u32::<LE>(b.len() as u32).expect("vec write");
         head.write_u64::<LE>(checksum(b)).expect("vec write");
         head.push(*form as u8);
+    }
+    head.write_u32::<LE>(noted.len() as u32).expect("vec write");
+    for &i in &noted {
+        head.write_u64::<LE>(i).expect("vec write");
     }
     let blocks: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
     let sum = checksum(&head);
@@ -403,6 +545,7 @@ pub fn compress(
         bytes: head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>(),
         dense_bytes: table.file_len(),
         blocks: blocks.len(),
+        dropped: dropped.map(|k| header.sections[k].name.clone()),
         path: out,
     })
 }

@@ -25,6 +25,7 @@
 //! histograms by value code. An older file is refused with the command that regenerates it.
 
 pub mod cache;
+pub mod complete;
 pub mod compressed;
 pub mod damage;
 pub mod error;

@@ -4,11 +4,12 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
 use super::cache::CacheBudget;
+use super::complete::{Complete, Completion};
 use super::compressed::{self, Blocks};
 use super::header::Header;
 use super::storage::Storage;
@@ -28,6 +29,12 @@ pub struct Table {
     blocks: Option<Blocks>,
     /// What the records mean (the header says).
     metric: Metric,
+    /// A compressed table's game, which finds the values of a dropped section.
+    completion: OnceLock<Completion>,
+    /// A dropped section's values, all found at once (see [`Table::complete_all`]).
+    completed: OnceLock<Vec<u8>>,
+    /// The first damaged block a lookup met since the table was opened.
+    damage: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for Table {
@@ -251,6 +258,9 @@ impl Table {
                 size,
                 blocks: Some(blocks),
                 metric: Metric::Dtm,
+                completion: OnceLock::new(),
+                completed: OnceLock::new(),
+                damage: Mutex::new(None),
             });
         }
         let version = LE::read_u32(&head[8..12]);
@@ -356,6 +366,9 @@ impl Table {
             size: index,
             blocks: None,
             metric,
+            completion: OnceLock::new(),
+            completed: OnceLock::new(),
+            damage: Mutex::new(None),
         })
     }
 
@@ -454,9 +467,15 @@ impl Table {
             .iter()
             .position(|x| x.name == s.name)
             .unwrap_or(0);
-        let values = blocks
-            .section_values(&self.map, k)
-            .map_err(std::io::Error::other)?;
+        let values = match blocks.section_values(&self.map, k) {
+            Some(v) => v.map_err(std::io::Error::other)?,
+            None => {
+                let first: u64 = self.header.sections[..k].iter().map(|x| x.records).sum();
+                (first..first + s.records)
+                    .map(|i| self.value(i).packed())
+                    .collect()
+            }
+        };
         Ok(values
             .iter()
             .flat_map(|&b| {
@@ -490,7 +509,8 @@ impl Table {
 
     /// The value stored at `index` (both bytes of its record: see [`Value::from_record`]).
     /// In a compressed table an illegal slot holds some other value: ask only for slots
-    /// the game says are legal. A compressed block that no longer reads answers
+    /// the game says are legal. A slot of a section the table drops is found one ply on,
+    /// by the game it was given ([`Table::complete_with`]). A compressed block that no longer reads answers
     /// `Value::Illegal` and is reported to the probe watching this thread
     /// ([`super::damage::watch`]).
     #[inline]
@@ -499,17 +519,152 @@ impl Table {
             return match blocks.packed(&self.map, index) {
                 Some(Ok(b)) => Value::from_packed(b),
                 Some(Err(detail)) => {
-                    super::damage::report(TableError::Block {
-                        path: self.path.clone(),
-                        detail,
-                    });
+                    self.damaged(detail);
                     Value::Illegal
                 }
+                None if blocks.is_dropped(index) => self.dropped_value(blocks, index),
                 None => Value::Illegal,
             };
         }
         let (v, mv) = self.record(index);
         self.metric.value([v, mv])
+    }
+
+    /// Record damage met by a lookup: for the probe watching this thread, and for
+    /// [`Table::damage`].
+    fn damaged(&self, detail: String) {
+        let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| detail.clone());
+        super::damage::report(TableError::Block {
+            path: self.path.clone(),
+            detail,
+        });
+    }
+
+    /// The first damaged block any lookup met in this table, or in the tables its game
+    /// reads to find a dropped section's values, since it was opened: a solver reading it
+    /// as a sub-table must not write what it made (its lookups run on many threads, which
+    /// [`super::damage::watch`] does not follow).
+    pub fn damage(&self) -> Option<TableError> {
+        let own = self
+            .damage
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match own {
+            Some(detail) => Some(TableError::Block {
+                path: self.path.clone(),
+                detail,
+            }),
+            None => self.completion.get().and_then(|c| c.by.damage()),
+        }
+    }
+
+    /// The value of a slot of a dropped section: worked out already, or one ply on.
+    fn dropped_value(&self, blocks: &Blocks, index: Index) -> Value {
+        if let Some(all) = self.completed.get() {
+            let first = blocks.dropped_first(index);
+            return Value::from_packed(all[(index - first) as usize]);
+        }
+        match self.completion.get() {
+            Some(c) => c.value(self, index),
+            None => {
+                // Every opener that knows the game installs it; one that does not gets an
+                // error, not a guess.
+                super::damage::report(TableError::Header {
+                    path: self.path.clone(),
+                    detail: "stores one side to move only, and was opened without its game to find the other".into(),
+                });
+                Value::Illegal
+            }
+        }
+    }
+
+    /// True if this is a compressed table with a section not stored.
+    pub fn drops_a_section(&self) -> bool {
+        self.blocks
+            .as_ref()
+            .is_some_and(|b| b.stored().contains(&false))
+    }
+
+    /// Per section, whether its values are stored (a dense table stores all).
+    pub fn sections_stored(&self) -> Vec<bool> {
+        match &self.blocks {
+            Some(b) => b.stored(),
+            None => vec![true; self.header.sections.len()],
+        }
+    }
+
+    /// The noted slots of a compressed table's dropped section (the first holding its
+    /// longest value, in index order).
+    pub fn noted_slots(&self) -> &[Index] {
+        self.blocks.as_ref().map_or(&[], |b| b.noted())
+    }
+
+    /// Give a table that drops a section the game that finds its values (the first one
+    /// given is kept). Tables that drop nothing need none.
+    pub fn complete_with(&self, by: impl FnOnce() -> Option<Box<dyn Complete>>) {
+        if self.drops_a_section() && self.completion.get().is_none() {
+            if let Some(by) = by() {
+                let _ = self.completion.set(Completion::new(by));
+            }
+        }
+    }
+
+    /// True if the table can answer every slot: it drops nothing, or has its game.
+    pub fn is_complete(&self) -> bool {
+        !self.drops_a_section() || self.completion.get().is_some()
+    }
+
+    /// Work out the whole dropped section at once, in parallel, and keep it in memory (a
+    /// byte a slot): for readers of every slot. A damaged block met on the way is an error,
+    /// and nothing is kept unless `keep_damaged` (`verify`, which reports the damage
+    /// itself and must not then search slot by slot).
+    pub fn complete_all(
+        &self,
+        progress: &dyn crate::progress::Progress,
+        keep_damaged: bool,
+    ) -> Result<(), TableError> {
+        use rayon::prelude::*;
+        let Some(blocks) = &self.blocks else {
+            return Ok(());
+        };
+        let Some(k) = blocks.stored().iter().position(|s| !s) else {
+            return Ok(());
+        };
+        if self.completed.get().is_some() {
+            return Ok(());
+        }
+        let first: u64 = self.header.sections[..k].iter().map(|x| x.records).sum();
+        let n = self.header.sections[k].records;
+        progress.phase("finding the dropped side", n);
+        const CHUNK: u64 = 1 << 14;
+        let parts: Vec<(Vec<u8>, Option<TableError>)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let lo = first + c * CHUNK;
+                let hi = (lo + CHUNK).min(first + n);
+                let mut bad = None;
+                let values = (lo..hi)
+                    .map(|i| {
+                        let v = super::damage::watch(|| self.value(i));
+                        v.unwrap_or_else(|e| {
+                            bad.get_or_insert(e);
+                            Value::Illegal
+                        })
+                        .packed()
+                    })
+                    .collect();
+                progress.advance(hi - lo);
+                (values, bad)
+            })
+            .collect();
+        let (parts, bad): (Vec<Vec<u8>>, Vec<Option<TableError>>) = parts.into_iter().unzip();
+        let bad = bad.into_iter().flatten().next();
+        if bad.is_none() || keep_damaged {
+            let _ = self.completed.set(parts.concat());
+        }
+        bad.map_or(Ok(()), Err)
     }
 
     /// What the records mean.

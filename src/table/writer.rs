@@ -298,6 +298,11 @@ pub fn write_records_as(
         w.write_all(&head_final).map_err(io_err(tmp.path()))?;
         w.flush().map_err(io_err(tmp.path()))?;
     }
+    // A sub-table damaged while it was read gave "illegal" for some positions: the table
+    // made from them is not kept (the temporary file goes with `tmp`).
+    if let Some(e) = records.damage() {
+        return Err(e);
+    }
     tmp.as_file()
         .set_len(header.file_len())
         .map_err(io_err(tmp.path()))?;

@@ -14,7 +14,7 @@ use retro::chess::material::Material;
 use retro::chess::Chess;
 use retro::game::{Game, GameText, ProbeError};
 use retro::table::cache::CacheBudget;
-use retro::table::compressed::BLOCK_SLOTS;
+use retro::table::compressed::{compress, Sides, BLOCK_SLOTS};
 use retro::table::{Load, Table, TableError};
 
 use super::common::{chess_all4, Rng};
@@ -30,6 +30,9 @@ fn the_block_cache_stays_within_its_budget() {
     let block = BLOCK_SLOTS as usize;
     let budget = CacheBudget::new(3 * block);
     let small = Table::open_with_cache_budget(&compressed_file(name), budget.clone()).unwrap();
+    // Its dropped side is found from its stored side (and sub-tables, under the process's
+    // budget).
+    retro::registry::complete(&small, compressed_dir()).unwrap();
     assert!(
         small.compressed_blocks().unwrap() >= 6,
         "more blocks than fit"
@@ -69,12 +72,15 @@ fn two_white_positions(game: &Chess, table: &Table) -> ((String, usize), (String
     (found[0].clone(), found[1].clone())
 }
 
-/// A copy of KQvKR's compressed table and its sub-tables in a folder of its own.
+/// KQvKR's compressed table, both sides stored (a probe of a white position then reads
+/// no other block of KQvKR's), and its sub-tables, in a folder of their own.
 fn copy_kqvkr(dir: &Path) {
-    for m in ["KQvKR", "KQvK", "KRvK"] {
+    for m in ["KQvK", "KRvK"] {
         let file = format!("{m}.rtbc");
         std::fs::copy(compressed_dir().join(&file), dir.join(&file)).unwrap();
     }
+    let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
+    compress(&dense, dir, Sides::Both, &retro::progress::Silent).unwrap();
 }
 
 /// A block flipped after the table was opened (read at positions, as a large table is):
