@@ -40,4 +40,19 @@ if ! wait "$installers"; then
     exit 1
 fi
 cat "$install_log"
-cargo test --release --all-features
+# The unit tests (about 20 s of CPU, mostly on one core) run beside the integration tests,
+# which leave part of the second core idle while they wait on subprocesses and the browser.
+# Cargo holds its build lock only while building, so the two runs do not wait on each other.
+unit_log=target/unit-tests.log
+(
+    cargo test --release --all-features --lib --bins
+    cargo test --release --all-features --doc
+) >"$unit_log" 2>&1 &
+unit=$!
+status=0
+cargo test --release --all-features --test integration || status=$?
+if ! wait "$unit"; then
+    status=1
+fi
+cat "$unit_log"
+exit "$status"
