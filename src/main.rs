@@ -323,19 +323,38 @@ fn generate_one(
     Ok(true)
 }
 
-/// Probe one position given as text: the answer, or why there is none (a
-/// [`PositionError`] when the game refused the position).
-type ProbeFn<'a> = dyn Fn(&str) -> Result<retro::game::Presented> + Sync + 'a;
+/// Probe one position given as text: the answer, or why there is none.
+type ProbeFn<'a> = dyn Fn(&str) -> Result<retro::game::Presented, Refused> + Sync + 'a;
+
+/// Why a probe gave no answer: the game refused the position, or something else failed
+/// (a missing or damaged table). A refused position is common in a batch of random
+/// positions, so it stays a plain value: as an `anyhow::Error` it would capture a
+/// backtrace each time under `RUST_BACKTRACE`.
+enum Refused {
+    Position(PositionError),
+    Other(anyhow::Error),
+}
+
+impl From<Refused> for anyhow::Error {
+    fn from(r: Refused) -> anyhow::Error {
+        match r {
+            Refused::Position(p) => p.into(),
+            Refused::Other(e) => e,
+        }
+    }
+}
 
 /// The error object of a position that got no answer, with `"category": "illegal"` for a
 /// well-formed position that cannot occur.
-fn refusal(number: u64, input: &str, e: &anyhow::Error) -> serde_json::Value {
-    let mut v = match e.downcast_ref::<PositionError>() {
-        Some(PositionError::Illegal(why)) => {
+fn refusal(number: u64, input: &str, e: &Refused) -> serde_json::Value {
+    let mut v = match e {
+        Refused::Position(PositionError::Illegal(why)) => {
             serde_json::json!({"input": input, "category": "illegal", "error": why})
         }
-        Some(PositionError::Malformed(why)) => serde_json::json!({"input": input, "error": why}),
-        None => serde_json::json!({"input": input, "error": format!("{e:#}")}),
+        Refused::Position(PositionError::Malformed(why)) => {
+            serde_json::json!({"input": input, "error": why})
+        }
+        Refused::Other(e) => serde_json::json!({"input": input, "error": format!("{e:#}")}),
     };
     v["line"] = number.into();
     v
@@ -347,7 +366,7 @@ fn probe_line(probe: &ProbeFn, line: &Line) -> Result<(String, bool)> {
     Ok(match line {
         Line::Text { number, text } => match probe(text) {
             Ok(p) => (p.json(), true),
-            Err(e) if is_damage(&e) => return Err(e),
+            Err(Refused::Other(e)) if is_damage(&e) => return Err(e),
             Err(e) => (refusal(*number, text, &e).to_string(), false),
         },
         Line::Bad {
@@ -376,8 +395,8 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
         let router = retro::chess::router::Router::new(&a.tables);
         return probe_with(&a, &|text: &str| {
             router.probe(text).map_err(|e| match e {
-                retro::chess::router::RouteError::Position(p) => p.into(),
-                other => other.into(),
+                retro::chess::router::RouteError::Position(p) => Refused::Position(p),
+                other => Refused::Other(other.into()),
             })
         });
     }
@@ -385,8 +404,8 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
     probe_with(&a, &|text: &str| {
         plugin.probe(table, text).map_err(|e| match e {
-            retro::game::ProbeError::Position(p) => p.into(),
-            retro::game::ProbeError::Table(t) => t.into(),
+            retro::game::ProbeError::Position(p) => Refused::Position(p),
+            retro::game::ProbeError::Table(t) => Refused::Other(t.into()),
         })
     })
 }
@@ -403,44 +422,70 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
                 }
                 Ok(true)
             }
-            Err(e) if a.json && matches!(e.downcast_ref(), Some(PositionError::Illegal(_))) => {
+            Err(Refused::Position(p @ PositionError::Illegal(_))) if a.json => {
                 outln!(
                     "{}",
-                    serde_json::json!({"category": "illegal", "error": e.to_string()})
+                    serde_json::json!({"category": "illegal", "error": p.to_string()})
                 )?;
                 Ok(false)
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         };
     }
-    // Batch: answer one block of lines in parallel while the next block is read, then
-    // write the answers in input order.
-    // Not `stdin().lock()`: the reader moves to a worker thread, and the lock cannot.
+    // Batch: answer one block of lines in parallel while the previous block's answers are
+    // written and the next block is read, so that writing (a chess answer with every move
+    // is about 2 KB) overlaps the probing instead of following it.
+    // Not `stdin().lock()` nor `stdout().lock()`: the reader and the writer move to worker
+    // threads, and the locks cannot.
     let mut input =
         cli::batch::Reader::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()));
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout());
     let mut all_ok = true;
     let mut block = input.block().context("reading standard input")?;
+    // Answers computed and not yet written.
+    let mut done: Vec<Result<(String, bool)>> = Vec::new();
     while !block.is_empty() {
-        let (answers, next) = rayon::join(
+        let (answers, (written, next)) = rayon::join(
             || {
                 block
                     .par_iter()
                     .map(|l| probe_line(probe, l))
                     .collect::<Vec<_>>()
             },
-            || input.block(),
+            || {
+                (
+                    write_answers(&mut out, std::mem::take(&mut done)),
+                    input.block(),
+                )
+            },
         );
-        for answer in answers {
-            let (json, ok) = answer?;
-            all_ok &= ok;
-            out.write_all(json.as_bytes())?;
-            out.write_all(b"\n")?;
-        }
+        all_ok &= written?;
+        done = answers;
         // Answers already computed are written before a read error is reported.
-        block = next.context("reading standard input")?;
+        block = match next {
+            Ok(b) => b,
+            Err(e) => {
+                write_answers(&mut out, std::mem::take(&mut done))?;
+                out.flush()?;
+                return Err(anyhow::Error::from(e).context("reading standard input"));
+            }
+        };
     }
+    all_ok &= write_answers(&mut out, done)?;
     out.flush()?;
+    Ok(all_ok)
+}
+
+/// Write a block's answers in input order, one line each, up to the first error (a damaged
+/// table, which stops the batch); whether every position got an answer.
+fn write_answers(out: &mut impl Write, answers: Vec<Result<(String, bool)>>) -> Result<bool> {
+    let mut all_ok = true;
+    for answer in answers {
+        let (json, ok) = answer?;
+        all_ok &= ok;
+        out.write_all(json.as_bytes())?;
+        out.write_all(b"\n")?;
+    }
     Ok(all_ok)
 }
 
@@ -546,8 +591,12 @@ mod tests {
             path: "KQvKR.rtbc".into(),
             detail: "block 3 (section 'white') checksum mismatch".into(),
         };
-        let direct: &ProbeFn = &|_| Err(damage().into());
-        let routed: &ProbeFn = &|_| Err(retro::chess::router::RouteError::Damaged(damage()).into());
+        let direct: &ProbeFn = &|_| Err(Refused::Other(damage().into()));
+        let routed: &ProbeFn = &|_| {
+            Err(Refused::Other(
+                retro::chess::router::RouteError::Damaged(damage()).into(),
+            ))
+        };
         for probe in [direct, routed] {
             let e = probe_line(probe, &line).unwrap_err();
             assert_eq!(
@@ -555,8 +604,11 @@ mod tests {
                 "KQvKR.rtbc: block 3 (section 'white') checksum mismatch"
             );
         }
-        let refused: &ProbeFn =
-            &|_| Err(PositionError::Illegal("kings are adjacent".into()).into());
+        let refused: &ProbeFn = &|_| {
+            Err(Refused::Position(PositionError::Illegal(
+                "kings are adjacent".into(),
+            )))
+        };
         let (json, ok) = probe_line(refused, &line).unwrap();
         assert!(!ok);
         assert!(json.contains(r#""category":"illegal""#), "{json}");

@@ -71,12 +71,25 @@ pub fn one_ply<G: Game>(game: &G, table: &Table, index: crate::game::Index) -> V
     if let Some(t) = game.terminal(&pos) {
         return t;
     }
-    let mut succ = Vec::with_capacity(64);
+    // A buffer kept per thread: this runs for every dropped slot a probe reads (see
+    // `with_legal_moves` in the chess plug-in). A nested call finds it taken and makes
+    // its own.
+    let mut succ = SUCCESSORS.take();
+    succ.clear();
     game.successors(&pos, &mut succ);
-    succ.iter()
+    let v = succ
+        .iter()
         .map(|s| outcome_value(table, s.to))
         .min_by_key(|v| v.move_rank())
-        .map_or(Value::Draw, Value::back)
+        .map_or(Value::Draw, Value::back);
+    SUCCESSORS.set(succ);
+    v
+}
+
+thread_local! {
+    /// A spare successor list per thread, for [`one_ply`].
+    static SUCCESSORS: std::cell::Cell<Vec<crate::game::Successor>> =
+        const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The value (for the side then to move) of where a move leads, as it counts for the mover.

@@ -31,7 +31,7 @@ use crate::probe::Probed;
 
 use index::{transform, Layout};
 use material::{Color, Material, Role};
-use moves::{en_passant_after, has_move, legal_moves, make, Move};
+use moves::{en_passant_after, has_move, legal_moves, make, with_legal_moves, Move};
 pub use position::Position;
 use subtables::{SubTableError, SubTables};
 
@@ -302,25 +302,25 @@ impl Game for Chess {
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
-        let mut v = Vec::with_capacity(64);
-        legal_moves(pos, &mut v);
         let swapped = self.swapped(pos);
-        for (k, m) in v.iter().enumerate() {
-            let after = make(pos, m);
-            out.push(Successor {
-                mv: k as u8 + 1,
-                to: self.outcome(m, &after, swapped),
-            });
-        }
+        with_legal_moves(pos, |v| {
+            for (k, m) in v.iter().enumerate() {
+                let after = make(pos, m);
+                out.push(Successor {
+                    mv: k as u8 + 1,
+                    to: self.outcome(m, &after, swapped),
+                });
+            }
+        })
     }
 
     fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
-        let mut v = Vec::with_capacity(64);
-        legal_moves(pos, &mut v);
         let swapped = self.swapped(pos);
-        v.iter()
-            .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
-            .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
+        with_legal_moves(pos, |v| {
+            v.iter()
+                .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
+                .map_or(crate::game::NO_MOVE, |k| k as u8 + 1)
+        })
     }
 
     fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {

@@ -262,8 +262,11 @@ struct Rendered {
 
 impl ProbeAnswer for Rendered {
     fn json(&self) -> String {
-        // Plain structs of strings and numbers: serialising cannot fail.
-        serde_json::to_string(&self.answer).expect("answer serialises")
+        // Plain structs of strings and numbers: serialising cannot fail. An answer with
+        // every move is about 2 KB: room for it at once, not grown by doubling.
+        let mut out = Vec::with_capacity(4096);
+        serde_json::to_writer(&mut out, &self.answer).expect("answer serialises");
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
 
     fn text(&self) -> String {
