@@ -191,6 +191,11 @@ impl Game for ChessDtz {
             if let Some(sol) = super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)? {
                 return Ok(Box::new(FromDtm(sol)));
             }
+        } else if super::bareking::applies(self.material()) {
+            let (layout, subs) = (&self.chess.layout, &self.chess.subs);
+            if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
+                return Ok(Box::new(codes));
+            }
         }
         // Without pawns, no move of the table restarts: one tier.
         let tier: Option<crate::solve::restart::Tier<'_, Position>> =

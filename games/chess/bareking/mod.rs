@@ -31,12 +31,15 @@
 mod fill;
 mod placements;
 mod retrograde;
+mod zeroing;
 
 use super::index::Layout;
 use super::material::Material;
 use super::subtables::SubTables;
 use crate::game::{Solution, SolveOptions};
+use crate::solve::restart::Restarted;
 use crate::solve::SolveError;
+use crate::table::Metric;
 
 /// The most white pieces besides the king: three would need 16 * 64^3 placements of 64
 /// black king squares, gigabytes of records; such materials take the generic solver.
@@ -57,9 +60,24 @@ pub fn solve(
     opts: &SolveOptions,
 ) -> Result<Option<Solution>, SolveError> {
     debug_assert!(applies(&layout.material));
-    let Some(pl) = placements::Placements::new(layout, subs, opts.progress) else {
+    let Some(pl) = placements::Placements::new(layout, subs, Metric::Dtm, opts.progress) else {
         return Ok(None);
     };
     let sets = retrograde::solve(&pl, opts.progress)?;
     Ok(Some(fill::fill(layout, &pl, &sets, opts.progress)))
+}
+
+/// Solve the DTZ table of `layout` (a material for which [`applies`] holds), `subs`
+/// holding its sub-materials' DTZ tables: the restarting solver's records
+/// ([`crate::solve::restart`]), byte for byte. `Ok(None)` as for [`solve`].
+pub fn solve_dtz(
+    layout: &Layout,
+    subs: &SubTables,
+    opts: &SolveOptions,
+) -> Result<Option<Restarted>, SolveError> {
+    debug_assert!(applies(&layout.material));
+    let Some(pl) = placements::Placements::new(layout, subs, Metric::Dtz, opts.progress) else {
+        return Ok(None);
+    };
+    Ok(Some(zeroing::solve(layout, &pl, opts.progress)?))
 }
