@@ -1,6 +1,7 @@
 //! The fast solver for pieces against a bare king (KQvK, KBNvK, KPPvK, ...: white has one
 //! or two pieces besides its king, black only its king), byte-identical to the generic
-//! two-queue solver ([`crate::solve::two_queue`]).
+//! two-queue solver ([`crate::solve::two_queue`]); counting DTZ ([`solve_dtz`]),
+//! byte-identical to the restarting solver ([`crate::solve::restart`]).
 //!
 //! It generalises the KBNK solver (`games/kbnk/solver.rs`): for each *placement* of the
 //! white king and pieces (the king in the a1-d4 quadrant, or on files a-d with pawns; each
@@ -24,6 +25,12 @@
 //! placement each stored position is (`fill.rs`), where the move byte, a rank in the
 //! stored position's move order, is counted with popcounts. Every stored position is a
 //! placement: its white king stands in the a1-d1-d4 triangle, or on files a-d.
+//!
+//! DTZ (`zeroing.rs`) is the same loop with other values: the sub-tables' DTZ values
+//! restarted, so that the king's captures lose at 1 or 101 plies and wins and losses come
+//! at any depth; no best move; and a pawn move zeroes, so the placements are solved a tier
+//! of pawn advance at a time, highest first, a pawn move being a win known in advance, in
+//! 1 or 101 plies, into a tier already solved.
 //!
 //! Each placement is written by one task only, so the bytes do not depend on the thread
 //! count.

@@ -347,7 +347,8 @@ impl Placements {
     /// order (king, then pieces by role and square, each by destination, promotions queen
     /// to knight), skipping in-table moves of piece j to squares outside `gate(j, key)`.
     /// Moves are pseudo-legal: `Dest::Table`'s allow mask and the target's legal black
-    /// king squares decide for which black king squares they are legal.
+    /// king squares decide for which black king squares they are legal. Counting DTZ, a
+    /// pawn move is `Dest::Zeroing`.
     #[inline]
     pub fn white_moves(
         &self,
