@@ -207,8 +207,19 @@ impl Placements {
         (p & !(63 << sh)) | (t as usize) << sh
     }
 
+    /// The symmetries ([`flip`]) that map the region onto the board: all four without
+    /// pawns, the file mirror alone with them.
+    pub fn symmetries(&self) -> u8 {
+        if self.quadrant {
+            4
+        } else {
+            2
+        }
+    }
+
     /// Placement `p` without man `j`: the index of the masks of placements with new
-    /// losses (`retrograde::Active`) for moves of `j`.
+    /// losses (`retrograde::Active`) for moves of `j`. For the king (j = 0), the
+    /// pieces' squares: its masks are over every square, the region's and its images'.
     #[inline]
     pub fn key(&self, p: usize, j: usize) -> usize {
         let sh = self.shift(j);
@@ -345,7 +356,7 @@ impl Placements {
 
     /// Calls `f(move id, where it leads)` for every white move of placement `p` in move
     /// order (king, then pieces by role and square, each by destination, promotions queen
-    /// to knight), skipping in-table moves of piece j to squares outside `gate(j, key)`.
+    /// to knight), skipping in-table moves of man j to squares outside `gate(j, key)`.
     /// Moves are pseudo-legal: `Dest::Table`'s allow mask and the target's legal black
     /// king squares decide for which black king squares they are legal. Counting DTZ, a
     /// pawn move is `Dest::Zeroing`.
@@ -359,8 +370,9 @@ impl Placements {
         let c = self.coords(p);
         let occ = self.occupancy(&c);
         let step = |j: usize, t: Square| self.moved(p, j, t);
-        // King moves are not gated: they may leave the region, where the masks do not go.
-        for t in squares(KING[c[0] as usize] & !occ) {
+        // King moves are gated over the whole board: a move out of the region is read
+        // from the mirror image, whose image the gate marks (`retrograde::Active`).
+        for t in squares(KING[c[0] as usize] & !occ & gate(0, self.key(p, 0))) {
             let x = self.to_region(t);
             let mut d = c;
             d[0] = t;

@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use super::placements::{flip, move_id, Capture, Dest, Placements, MIN_LEN};
+use super::placements::{flip, flip_square, move_id, Capture, Dest, Placements, MIN_LEN};
 use crate::chess::board::{bb, king_spread, squares, KING};
 use crate::chess::material::Role;
 use crate::game::Value;
@@ -70,8 +70,10 @@ struct Active(Vec<Vec<u64>>);
 
 impl Active {
     fn new(pl: &Placements) -> Active {
-        // Index 0 (king moves) stays empty: they are not gated.
-        Active(vec![vec![0; pl.len / 64]; pl.roles.len() + 1])
+        let mut masks = vec![vec![0; pl.len / 64]; pl.roles.len() + 1];
+        // The king's: by the pieces' squares alone.
+        masks[0] = vec![0; 1 << (6 * pl.roles.len())];
+        Active(masks)
     }
 
     fn set(&mut self, pl: &Placements, lost_new: &[u64]) {
@@ -81,12 +83,20 @@ impl Active {
         // With DTZ a pawn's moves leave the tier: its mask stays empty, so the pulls
         // never list them.
         let moves_within = |j: usize| pl.metric == Metric::Dtm || pl.roles[j - 1] != Role::Pawn;
+        let n = pl.roles.len();
         for (p, _) in lost_new.iter().enumerate().filter(|(_, &l)| l != 0) {
             let c = pl.coords(p);
             for (j, a) in self.0.iter_mut().enumerate().skip(1) {
                 if moves_within(j) {
                     a[pl.key(p, j)] |= bb(c[j]);
                 }
+            }
+            // A king move out of the region reaches the image of a placement: mark every
+            // image, by its pieces' squares, at its king's square.
+            for t in 0..pl.symmetries() {
+                let d = c.map(|s| flip_square(t, s));
+                let key = d[1..=n].iter().fold(0, |k, &s| k * 64 + s as usize);
+                self.0[0][key] |= bb(d[0]);
             }
         }
     }

@@ -81,7 +81,7 @@ fn tier(pl: &Placements, p: usize) -> u8 {
 /// where one wins in 1 ply (into a loss within [`FIFTY_MOVES`]) and in `FIFTY_MOVES + 1`
 /// (into a longer loss), per placement.
 fn exits(pl: &Placements, sets: &Sets, late: &[u64], tiers: &[u8], t: u8) -> Vec<(u16, Vec<u64>)> {
-    // Pawns' moves only: the king's are listed whatever the gate, and lead nowhere here.
+    // Pawns' moves only.
     let pawns = |j: usize, _| if pl.role(j) == Role::Pawn { !0 } else { 0 };
     let (in_time, beyond): (Vec<u64>, Vec<u64>) = (0..pl.len)
         .into_par_iter()
