@@ -15,6 +15,10 @@
 //! So a win of at most 100 plies survives the 50-move rule (Syzygy's `win`) and a longer
 //! one does not (`cursed-win`); losses likewise (`loss`, `blessed-loss`). The distance is
 //! exact in plies, never rounded.
+//!
+//! Pieces against a bare king take the bitboard solver instead ([`super::bareking`]): its
+//! DTM values where DTZ is DTM ([`mate_is_the_only_zeroing_win`]), otherwise its DTZ count
+//! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes.
 
 use std::path::Path;
 
