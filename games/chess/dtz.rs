@@ -15,6 +15,10 @@
 //! So a win of at most 100 plies survives the 50-move rule (Syzygy's `win`) and a longer
 //! one does not (`cursed-win`); losses likewise (`loss`, `blessed-loss`). The distance is
 //! exact in plies, never rounded.
+//!
+//! Pieces against a bare king take the bitboard solver instead ([`super::bareking`]): its
+//! DTM values where DTZ is DTM ([`mate_is_the_only_zeroing_win`]), otherwise its DTZ count
+//! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes.
 
 use std::path::Path;
 
@@ -190,6 +194,11 @@ impl Game for ChessDtz {
         if mate_is_the_only_zeroing_win(self.material()) {
             if let Some(sol) = super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)? {
                 return Ok(Box::new(FromDtm(sol)));
+            }
+        } else if super::bareking::applies(self.material()) {
+            let (layout, subs) = (&self.chess.layout, &self.chess.subs);
+            if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
+                return Ok(Box::new(codes));
             }
         }
         // Without pawns, no move of the table restarts: one tier.

@@ -47,6 +47,14 @@ pub struct Restarted {
     codes: Vec<u16>,
 }
 
+impl Restarted {
+    /// The records of `codes`, one DTZ code a slot, made by another solver of the same
+    /// game (chess's bare-king solver).
+    pub fn from_codes(codes: Vec<u16>) -> Restarted {
+        Restarted { codes }
+    }
+}
+
 impl Records for Restarted {
     fn slots(&self) -> u64 {
         self.codes.len() as u64

@@ -374,3 +374,44 @@ fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
         );
     }
 }
+
+/// The other tables of pieces against a bare king (a pawn, or a major piece beside
+/// another) are made by the bitboard solver too, counting DTZ: its bytes are the
+/// restarting solver's, in full, on tables with two major pieces, a pawn, and a queen and
+/// a pawn (promotions into every sub-table, pawn moves into higher tiers, captures of
+/// either piece). The DTZ tables they read are made first, into a folder of their own, by
+/// the bitboard solver. (KPPvK reads every table of two pieces against a bare king: 7 s
+/// of CPU to make them, too much here; it is checked with `cmp` on the whole set.)
+#[test]
+fn bare_king_dtz_is_the_restarting_solvers() {
+    use retro::chess::dtz::{mate_is_the_only_zeroing_win, pawn_advance, ChessDtz};
+    use retro::chess::material::Material;
+    use retro::chess::Position;
+    use retro::game::{Game, Records, SolveOptions};
+    let names = ["KQRvK", "KPvK", "KQPvK"];
+    let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    for m in retro::chess::plan::closure(&materials) {
+        let p = retro::registry::plugin_in(&format!("{m}.dtz"), dir.path()).unwrap();
+        retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
+    }
+    let opts = SolveOptions { progress: &Silent };
+    let bytes = |r: &dyn Records| {
+        let mut out = vec![0u8; 2 * r.slots() as usize];
+        r.fill(0, &mut out);
+        out
+    };
+    for (m, material) in names.iter().zip(&materials) {
+        assert!(
+            retro::chess::bareking::applies(material) && !mate_is_the_only_zeroing_win(material)
+        );
+        let g = ChessDtz::open(material, dir.path()).unwrap();
+        let fast = bytes(&*g.solve_records(&opts).unwrap());
+        let tier: &(dyn Fn(&Position) -> u32 + Sync) = &pawn_advance;
+        let tier = material.has_pawns().then_some(tier);
+        let generic = bytes(&retro::solve::restart::solve_values(&g, tier, &opts).unwrap());
+        assert_eq!(fast.len(), generic.len(), "{m}");
+        let first = fast.iter().zip(&generic).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{m}: first differing byte");
+    }
+}

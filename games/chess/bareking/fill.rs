@@ -6,11 +6,11 @@
 use rayon::prelude::*;
 
 use super::placements::{attacks, Placements};
-use super::retrograde::Records;
+use super::retrograde::{best, plies, Records};
 use crate::chess::board::{bb, rank, Square, KING};
 use crate::chess::index::Layout;
 use crate::chess::material::{Color, Role};
-use crate::game::{Index, Solution, NO_MOVE};
+use crate::game::{Index, Solution, Value, NO_MOVE};
 use crate::progress::Progress;
 
 /// Slots per parallel work item.
@@ -35,8 +35,14 @@ pub fn fill(layout: &Layout, pl: &Placements, rec: &Records, progress: &dyn Prog
     sol
 }
 
-/// The record `[value, move]` of slot `i`.
-fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
+/// Where slot `i` is in the records: its side to move, the squares of its white men
+/// (`[white king, piece 1, piece 2]`), its placement and its black king square; `None`
+/// for a slot that holds no position (illegal, or not the canonical image).
+pub fn stored(
+    layout: &Layout,
+    pl: &Placements,
+    i: Index,
+) -> Option<(Color, [Square; 3], usize, Square)> {
     let (turn, wk, bk, sq) = layout.squares_of(i).expect("a slot");
     let c = [wk, sq[0], sq[1]];
     let p = pl.place(&c);
@@ -46,21 +52,40 @@ fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
         Color::Black => f.legal_b,
     };
     if legal & bb(bk) == 0 || (pl.twins && sq[0] > sq[1]) {
-        return [0, NO_MOVE];
+        return None;
     }
     // A king pair with a symmetry of its own (both kings on the long diagonal): only the
     // index tells whether the slot holds the canonical image.
     if !layout.kings_fix_orientation(wk, bk) && layout.decode(i).is_none() {
-        return [0, NO_MOVE];
+        return None;
     }
+    Some((turn, c, p, bk))
+}
+
+/// The value of a stored position's record (of side `turn`): white to move wins or
+/// draws, black to move loses or draws.
+pub fn value(turn: Color, r: u32) -> Value {
+    match (turn, plies(r)) {
+        (_, None) => Value::Draw,
+        (Color::White, Some(d)) => Value::Win(d),
+        (Color::Black, Some(d)) => Value::Loss(d),
+    }
+}
+
+/// The record `[value, move]` of slot `i`.
+fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
+    let Some((turn, c, p, bk)) = stored(layout, pl, i) else {
+        return [0, NO_MOVE];
+    };
+    let f = &pl.fixed[p];
     let r = match turn {
         Color::White => rec.white[p * 64 + bk as usize],
         Color::Black => rec.black[p * 64 + bk as usize],
     };
-    debug_assert!(r & 0xff != 0, "legal slot {i} unsolved");
-    let id = (r >> 8) as u16;
+    let v = value(turn, r).to_byte();
+    let id = best(r);
     if id == 0 {
-        return [r as u8, NO_MOVE];
+        return [v, NO_MOVE];
     }
     let to = (id & 63) as Square;
     let mv = match turn {
@@ -70,7 +95,7 @@ fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
         }
         Color::White => white_rank(pl, &c, bk, id),
     };
-    [r as u8, mv as u8]
+    [v, mv as u8]
 }
 
 /// The 1-based rank of move `id` among the legal moves of placement `c` with the black

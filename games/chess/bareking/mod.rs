@@ -1,6 +1,7 @@
 //! The fast solver for pieces against a bare king (KQvK, KBNvK, KPPvK, ...: white has one
 //! or two pieces besides its king, black only its king), byte-identical to the generic
-//! two-queue solver ([`crate::solve::two_queue`]).
+//! two-queue solver ([`crate::solve::two_queue`]); counting DTZ ([`solve_dtz`]),
+//! byte-identical to the restarting solver ([`crate::solve::restart`]).
 //!
 //! It generalises the KBNK solver (`games/kbnk/solver.rs`): for each *placement* of the
 //! white king and pieces (the king in the a1-d4 quadrant, or on files a-d with pawns; each
@@ -25,18 +26,27 @@
 //! stored position's move order, is counted with popcounts. Every stored position is a
 //! placement: its white king stands in the a1-d1-d4 triangle, or on files a-d.
 //!
+//! DTZ (`zeroing.rs`) is the same loop with other values: the sub-tables' DTZ values
+//! restarted, so that the king's captures lose at 1 or 101 plies and wins and losses come
+//! at any depth; no best move; and a pawn move zeroes, so the placements are solved a tier
+//! of pawn advance at a time, highest first, a pawn move being a win known in advance, in
+//! 1 or 101 plies, into a tier already solved.
+//!
 //! Each placement is written by one task only, so the bytes do not depend on the thread
 //! count.
 
 mod fill;
 mod placements;
 mod retrograde;
+mod zeroing;
 
 use super::index::Layout;
 use super::material::Material;
 use super::subtables::SubTables;
 use crate::game::{Solution, SolveOptions};
+use crate::solve::restart::Restarted;
 use crate::solve::SolveError;
+use crate::table::Metric;
 
 /// The most white pieces besides the king: three would need 16 * 64^3 placements of 64
 /// black king squares, gigabytes of records; such materials take the generic solver.
@@ -57,9 +67,24 @@ pub fn solve(
     opts: &SolveOptions,
 ) -> Result<Option<Solution>, SolveError> {
     debug_assert!(applies(&layout.material));
-    let Some(pl) = placements::Placements::new(layout, subs, opts.progress) else {
+    let Some(pl) = placements::Placements::new(layout, subs, Metric::Dtm, opts.progress) else {
         return Ok(None);
     };
     let sets = retrograde::solve(&pl, opts.progress)?;
     Ok(Some(fill::fill(layout, &pl, &sets, opts.progress)))
+}
+
+/// Solve the DTZ table of `layout` (a material for which [`applies`] holds), `subs`
+/// holding its sub-materials' DTZ tables: the restarting solver's records
+/// ([`crate::solve::restart`]), byte for byte. `Ok(None)` as for [`solve`].
+pub fn solve_dtz(
+    layout: &Layout,
+    subs: &SubTables,
+    opts: &SolveOptions,
+) -> Result<Option<Restarted>, SolveError> {
+    debug_assert!(applies(&layout.material));
+    let Some(pl) = placements::Placements::new(layout, subs, Metric::Dtz, opts.progress) else {
+        return Ok(None);
+    };
+    Ok(Some(zeroing::solve(layout, &pl, opts.progress)?))
 }

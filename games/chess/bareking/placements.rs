@@ -1,6 +1,10 @@
 //! Placements of the white king and pieces, what does not change during the solve for
 //! each (legal black king squares, attacks, captures, promotions), and white's moves in
 //! move order.
+//!
+//! The values read from the sub-tables are those of the metric solved: for DTZ, the
+//! sub-tables' DTZ values restarted ([`Value::restarted`]), since a capture or a
+//! promotion zeroes the count.
 
 use rayon::prelude::*;
 
@@ -14,6 +18,7 @@ use crate::chess::position::Position;
 use crate::chess::subtables::SubTables;
 use crate::game::Value;
 use crate::progress::Progress;
+use crate::table::Metric;
 
 /// Placements per parallel work item, at least.
 pub const MIN_LEN: usize = 512;
@@ -44,15 +49,15 @@ pub struct Fixed {
 pub struct Capture {
     /// The piece's square; 64 for none.
     pub sq: Square,
-    /// The sub-table value for white to move after the capture: a win in this many plies,
-    /// or 0 for a draw.
-    pub win: u16,
+    /// Black, taking, loses in this many plies (the sub-table position, white to move, is
+    /// a win in one ply less), or 0: the capture draws.
+    pub loses: u16,
 }
 
-const NO_CAPTURE: Capture = Capture { sq: 64, win: 0 };
+const NO_CAPTURE: Capture = Capture { sq: 64, loses: 0 };
 
 /// One promotion move of a placement: its id, and the black king squares grouped by the
-/// value, for black to move, of the sub-table position it leads to.
+/// value, for black to move, of the sub-table position it leads to (restarted for DTZ).
 pub struct Promotion {
     pub id: u16,
     pub groups: Vec<(Value, u64)>,
@@ -65,6 +70,9 @@ pub enum Dest<'a> {
     Table(usize, u8, u64),
     /// Out of the table.
     Promotion(&'a Promotion),
+    /// A pawn move that zeroes the count (DTZ): placement `q` of a higher tier, solved
+    /// before this one, for the black king squares in `allow`.
+    Zeroing(usize, u64),
 }
 
 /// Every placement of one material: the white king in the a1-d4 quadrant (pawnless) or
@@ -86,6 +94,9 @@ pub struct Placements {
     /// Two identical pieces: placements with them in decreasing order duplicate others
     /// (solved all the same; only the increasing order is stored).
     pub twins: bool,
+    /// What the solve counts: with DTZ a pawn move zeroes, so it leaves the solve (into a
+    /// higher tier, `zeroing.rs`) instead of moving within it.
+    pub metric: Metric,
 }
 
 /// Where a role's moves come in the move order: queen, rook, bishop, knight, pawn.
@@ -105,10 +116,16 @@ pub fn attacks(role: Role, sq: Square, occ: u64) -> u64 {
 }
 
 impl Placements {
-    /// Everything fixed for `layout`'s placements; `None` if a capture leads to a
-    /// sub-table position that is not a win or a draw for white, or a promotion to one
-    /// that is not a loss or a draw for black (never with correct sub-tables).
-    pub fn new(layout: &Layout, subs: &SubTables, progress: &dyn Progress) -> Option<Placements> {
+    /// Everything fixed for `layout`'s placements, counting `metric` (`subs` holds the
+    /// sub-tables of that metric); `None` if a capture leads to a sub-table position that
+    /// is not a win or a draw for white, or a promotion to one that is not a loss or a
+    /// draw for black (never with correct sub-tables).
+    pub fn new(
+        layout: &Layout,
+        subs: &SubTables,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Option<Placements> {
         let roles: Vec<Role> = layout.pieces.iter().map(|&(_, r)| r).collect();
         let quadrant = !roles.contains(&Role::Pawn);
         let kings = if quadrant { 16 } else { 32 };
@@ -122,6 +139,7 @@ impl Placements {
             captures: Vec::new(),
             promotions: Vec::new(),
             twins,
+            metric,
         };
         progress.phase("initial positions", len as u64);
         pl.fixed = (0..len)
@@ -189,8 +207,19 @@ impl Placements {
         (p & !(63 << sh)) | (t as usize) << sh
     }
 
+    /// The symmetries ([`flip`]) that map the region onto the board: all four without
+    /// pawns, the file mirror alone with them.
+    pub fn symmetries(&self) -> u8 {
+        if self.quadrant {
+            4
+        } else {
+            2
+        }
+    }
+
     /// Placement `p` without man `j`: the index of the masks of placements with new
-    /// losses (`retrograde::Active`) for moves of `j`.
+    /// losses (`retrograde::Active`) for moves of `j`. For the king (j = 0), the
+    /// pieces' squares: its masks are over every square, the region's and its images'.
     #[inline]
     pub fn key(&self, p: usize, j: usize) -> usize {
         let sh = self.shift(j);
@@ -257,6 +286,15 @@ impl Placements {
         pos
     }
 
+    /// The value of `pos` in its sub-table, as the solve counts it.
+    fn sub_value(&self, subs: &SubTables, pos: &Position) -> Value {
+        let v = subs.value(pos);
+        match self.metric {
+            Metric::Dtm => v,
+            Metric::Dtz => v.restarted(crate::chess::dtz::FIFTY_MOVES),
+        }
+    }
+
     fn captures_of(&self, p: usize, subs: &SubTables) -> Option<[Capture; 2]> {
         let mut out = [NO_CAPTURE; 2];
         let f = self.fixed[p];
@@ -269,12 +307,12 @@ impl Placements {
                 continue;
             }
             let after = self.position(&c, c[j], Color::White, j);
-            let win = match subs.value(&after) {
-                Value::Win(w) => w,
+            let loses = match self.sub_value(subs, &after) {
+                Value::Win(w) => w + 1,
                 Value::Draw => 0,
                 _ => return None,
             };
-            out[j - 1] = Capture { sq: c[j], win };
+            out[j - 1] = Capture { sq: c[j], loses };
         }
         Some(out)
     }
@@ -298,7 +336,7 @@ impl Placements {
                 for bk in squares(f.legal_w & !bb(to)) {
                     let mut after = self.position(&pc, bk, Color::Black, j);
                     after.put(to, Color::White, promo);
-                    let v = subs.value(&after);
+                    let v = self.sub_value(subs, &after);
                     if !matches!(v, Value::Loss(_) | Value::Draw) {
                         return None;
                     }
@@ -318,9 +356,10 @@ impl Placements {
 
     /// Calls `f(move id, where it leads)` for every white move of placement `p` in move
     /// order (king, then pieces by role and square, each by destination, promotions queen
-    /// to knight), skipping in-table moves of piece j to squares outside `gate(j, key)`.
+    /// to knight), skipping in-table moves of man j to squares outside `gate(j, key)`.
     /// Moves are pseudo-legal: `Dest::Table`'s allow mask and the target's legal black
-    /// king squares decide for which black king squares they are legal.
+    /// king squares decide for which black king squares they are legal. Counting DTZ, a
+    /// pawn move is `Dest::Zeroing`.
     #[inline]
     pub fn white_moves(
         &self,
@@ -331,8 +370,9 @@ impl Placements {
         let c = self.coords(p);
         let occ = self.occupancy(&c);
         let step = |j: usize, t: Square| self.moved(p, j, t);
-        // King moves are not gated: they may leave the region, where the masks do not go.
-        for t in squares(KING[c[0] as usize] & !occ) {
+        // King moves are gated over the whole board: a move out of the region is read
+        // from the mirror image, whose image the gate marks (`retrograde::Active`).
+        for t in squares(KING[c[0] as usize] & !occ & gate(0, self.key(p, 0))) {
             let x = self.to_region(t);
             let mut d = c;
             d[0] = t;
@@ -366,12 +406,16 @@ impl Placements {
                 }
                 continue;
             }
+            let push = |q: usize, allow: u64| match self.metric {
+                Metric::Dtm => Dest::Table(q, 0, allow),
+                Metric::Dtz => Dest::Zeroing(q, allow),
+            };
             if g & bb(one) != 0 {
-                f(move_id(j, 0, one), Dest::Table(step(j, one), 0, !0));
+                f(move_id(j, 0, one), push(step(j, one), !0));
             }
             let two = one + 8;
             if rank(from) == 1 && occ & bb(two) == 0 && g & bb(two) != 0 {
-                f(move_id(j, 0, two), Dest::Table(step(j, two), 0, !bb(one)));
+                f(move_id(j, 0, two), push(step(j, two), !bb(one)));
             }
         }
     }
