@@ -377,18 +377,20 @@ fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
 
 /// The other tables of pieces against a bare king (a pawn, or a major piece beside
 /// another) are made by the bitboard solver too, counting DTZ: its bytes are the
-/// restarting solver's, in full, on tables with two major pieces, a pawn, and a queen and
-/// a pawn (promotions into every sub-table, pawn moves into higher tiers, captures of
-/// either piece). The DTZ tables they read are made first, into a folder of their own, by
-/// the bitboard solver. (KPPvK reads every table of two pieces against a bare king: 7 s
-/// of CPU to make them, too much here; it is checked with `cmp` on the whole set.)
+/// restarting solver's, in full, on a table with two major pieces (captures of either
+/// piece) and one with a pawn (promotions into every sub-table, pawn moves into higher
+/// tiers). The DTZ tables they read are made first, into a folder of their own, by the
+/// bitboard solver. (KQPvK, a piece and a pawn, took 7 to 11 s of the restarting solver,
+/// and KPPvK reads every table of two pieces against a bare king: too much for the test
+/// command's budget; all 13 such tables were checked with `cmp` against the restarting
+/// solver's.)
 #[test]
 fn bare_king_dtz_is_the_restarting_solvers() {
     use retro::chess::dtz::{mate_is_the_only_zeroing_win, pawn_advance, ChessDtz};
     use retro::chess::material::Material;
     use retro::chess::Position;
     use retro::game::{Game, Records, SolveOptions};
-    let names = ["KQRvK", "KPvK", "KQPvK"];
+    let names = ["KQRvK", "KPvK"];
     let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
     let dir = tempfile::tempdir().unwrap();
     for m in retro::chess::plan::closure(&materials) {
