@@ -10,6 +10,7 @@ pub mod graft;
 pub mod ladder;
 pub mod limit;
 pub mod lines;
+mod node_eval;
 pub mod pns;
 #[cfg(test)]
 mod pns_tests;
