@@ -26,6 +26,7 @@ pub mod solve;
 pub mod solve_moves;
 #[cfg(test)]
 mod solve_tests;
+mod solve_trace;
 pub mod solve_write;
 pub mod strategy;
 pub mod symmetry;

@@ -187,6 +187,10 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         }
     };
     ticker.finish();
+    if let Some(v) = std::env::var_os("RETRO_GOMOKU_TRACE") {
+        // The value is the depth shown (3 when not a number).
+        solver.trace(v.to_str().and_then(|s| s.parse().ok()).unwrap_or(3));
+    }
     let st = solver.status();
     let stats = format!(
         "{} graph nodes, {} threat searches ({} nodes), {:.2?}",
