@@ -189,13 +189,33 @@ fn leaf_cost(cfg: &SolveConfig, root_blacks: u32, b: &Board) -> u64 {
     1 + cfg.depth_cost * depth
 }
 
+/// An unsettled white-to-move position's initial proof number, in units of its leaf
+/// cost. With a pass proof, 1 + log2 of the zone's reply count, where Allis's numbers count
+/// every reply: most of a zone's replies are settled by their own threat search the moment
+/// they are created (after f10 in the ladder's `h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11
+/// i11 f8 k8 f9`, 38 of 39), so a count overstates the work by an order of magnitude, and a
+/// quiet move whose zone holds 20 replies then waits until every chain of fours (one reply
+/// each) is searched to the end. There the count left the node unproven after 1.2 million
+/// graph nodes (207 s CPU); the logarithm proves it with 88,554 (59 s CPU), the square root
+/// with 88,739 (62 s), a flat 1 not in 117 s. Without a pass proof every empty cell is a
+/// reply and few are settled at once (each costs a failing threat search), so the count
+/// stays: with the logarithm there too, the ladder's `h8 h9 g9 f10 i8 g8 i7 i10 f7 h10 g10
+/// h7 j6 k5 i6 i5` took 70 s CPU instead of 10 s. Numbers only order the search.
+fn reply_weight(how: How, replies: usize) -> u64 {
+    if how == How::AllReplies {
+        return replies as u64;
+    }
+    u64::from(usize::BITS - replies.leading_zeros()).max(1)
+}
+
 /// Black stones still allowed on `board`.
 fn budget(cfg: &SolveConfig, board: &Board) -> u32 {
     cfg.max_moves.saturating_sub(board.count(Color::Black))
 }
 
 /// A new node, evaluated by the rules of `node_eval.rs` (black to move when `or`), with
-/// its initial numbers: an open OR node costs `cost`, an AND node `cost` per reply.
+/// its initial numbers: an open OR node costs `cost`, an AND node `cost` times its
+/// [`reply_weight`].
 fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> (Eval, (u64, u64)) {
     let budget = budget(cfg, board);
     let e = if or {
@@ -217,7 +237,7 @@ fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> (Eval, (u6
     let open = if or {
         cost
     } else {
-        e.replies.len() as u64 * cost
+        reply_weight(e.how, e.replies.len()) * cost
     };
     let numbers = e.numbers(open);
     (e, numbers)
@@ -405,7 +425,14 @@ impl Solver {
                 } else {
                     cfg.width
                 };
-                solve_candidates(&mut board, cfg.rules, width)
+                // Reached only through black's four and white's forced block (a white node
+                // whose one reply is black's winning cell): no four as a graph move here.
+                let after_four = !node.parents.is_empty()
+                    && node.parents.iter().all(|&p| {
+                        let pn = &self.nodes[p as usize];
+                        pn.how == How::Zone(1) && pn.replies.len() == 1
+                    });
+                solve_candidates(&mut board, cfg.rules, width, !after_four)
                     .into_iter()
                     .map(|c| c as u16)
                     .collect()
