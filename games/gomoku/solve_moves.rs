@@ -59,3 +59,33 @@ pub fn solve_candidates(
     );
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fours_are_graph_moves_unless_the_solver_leaves_them_out() {
+        // Black's h8 i8 j8 (white far away): g8, k8, f8 and l8 each make a four.
+        let mut b = Board::gomoku();
+        for n in ["h8", "i8", "j8"] {
+            b.place(b.parse_cell(n).expect("cell"), Color::Black);
+        }
+        for n in ["a1", "o15", "a15"] {
+            b.place(b.parse_cell(n).expect("cell"), Color::White);
+        }
+        let fours = four_cells(&b, Color::Black, Rules::Standard);
+        assert!(fours.len() >= 2, "{fours:?}");
+        let with = solve_candidates(&mut b, Rules::Standard, 12, true);
+        let without = solve_candidates(&mut b, Rules::Standard, 12, false);
+        for f in &fours {
+            assert!(with.contains(f), "{} missing", b.cell_name(*f));
+            assert!(!without.contains(f), "{} kept", b.cell_name(*f));
+        }
+        // Everything else stays.
+        assert_eq!(
+            with.iter().filter(|c| !fours.contains(c)).collect::<Vec<_>>(),
+            without.iter().collect::<Vec<_>>()
+        );
+    }
+}
