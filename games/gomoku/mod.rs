@@ -16,6 +16,8 @@ pub mod pns;
 mod pns_tests;
 mod pos;
 pub mod position;
+#[cfg(test)]
+mod question_tests;
 pub mod quiet;
 pub mod random;
 pub mod repair;

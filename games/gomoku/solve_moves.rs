@@ -84,7 +84,9 @@ mod tests {
         }
         // Everything else stays.
         assert_eq!(
-            with.iter().filter(|c| !fours.contains(c)).collect::<Vec<_>>(),
+            with.iter()
+                .filter(|c| !fours.contains(c))
+                .collect::<Vec<_>>(),
             without.iter().collect::<Vec<_>>()
         );
     }
