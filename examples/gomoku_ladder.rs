@@ -4,9 +4,15 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_ladder -- FILE [--stones 16] [--seconds 60]
-//!     [--list] [--only N] [--from I] [--depth-cost 4] [--width 12]
-//!     [--root-width 24] [--leaf-nodes 100000]
+//!     [--cpu-seconds S] [--largest N] [--list] [--only N] [--from I] [--depth-cost 4]
+//!     [--width 12] [--root-width 24] [--leaf-nodes 100000]
 //! ```
+//!
+//! `--cpu-seconds S` also stops a node after S seconds of this process's CPU time (Linux:
+//! `/proc/self/stat`), and each line shows the CPU seconds: on a machine shared with other
+//! work, wall-clock limits measure the load more than the search, while CPU time divided by
+//! the cores is what the node would take alone. `--largest N` keeps the N nodes with the
+//! largest graphs below them (the hard ones), in file order.
 //!
 //! `--list` prints the nodes (move list, graph nodes below) and solves nothing. Otherwise
 //! one line per node (index, seconds, graph nodes, verdict) and a summary. A position
@@ -19,7 +25,7 @@ use std::time::{Duration, Instant};
 use retro::gomoku::board::Rules;
 use retro::gomoku::ladder::black_nodes_at;
 use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::solve::{SolveConfig, Solver};
+use retro::gomoku::solve::{SolveConfig, Solver, Stop};
 use retro::gomoku::strategy::Strategy;
 use retro::gomoku::validate::{validate, Options};
 
@@ -29,6 +35,19 @@ fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// This process's CPU time (user + system), from `/proc/self/stat` (0 where unreadable).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces) end with ')'; utime and stime
+    // are fields 14 and 15, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
 }
 
 fn main() {
@@ -42,6 +61,8 @@ fn main() {
     let stones: u32 = arg(&args, "--stones", 16);
     let seconds: f64 = arg(&args, "--seconds", 60.0);
     let only: usize = arg(&args, "--only", usize::MAX);
+    let cpu_limit: f64 = arg(&args, "--cpu-seconds", f64::INFINITY);
+    let largest: usize = arg(&args, "--largest", usize::MAX);
     let from: usize = arg(&args, "--from", 0);
     let defaults = SolveConfig::new(Rules::Standard, 0);
     let depth_cost: u64 = arg(&args, "--depth-cost", defaults.depth_cost);
@@ -58,7 +79,18 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let nodes = black_nodes_at(&s, stones);
+    let mut nodes = black_nodes_at(&s, stones);
+    if largest < nodes.len() {
+        let mut sizes: Vec<u64> = nodes.iter().map(|n| n.below).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let cut = sizes[largest - 1];
+        let mut kept = 0;
+        nodes.retain(|n| {
+            let keep = n.below >= cut && kept < largest;
+            kept += keep as usize;
+            keep
+        });
+    }
     let name = |m: &[u16]| {
         m.iter()
             .map(|&c| s.start.cell_name(c as usize))
@@ -76,6 +108,7 @@ fn main() {
         .map_or(MoveLimit::default(), MoveLimit::from_black_moves);
     let rules = s.rules.unwrap_or(Rules::Standard);
     let (mut proven, mut count, mut total_s, mut worst) = (0, 0, 0.0f64, 0.0f64);
+    let (mut total_cpu, mut worst_cpu) = (0.0f64, 0.0f64);
     for (i, n) in nodes.iter().enumerate().skip(from).take(only) {
         let mut cfg = SolveConfig {
             time_limit: Duration::from_secs_f64(seconds),
@@ -86,9 +119,17 @@ fn main() {
         };
         cfg.threat.node_limit = leaf_nodes;
         let t = Instant::now();
+        let cpu0 = cpu_seconds();
         let mut solver = Solver::new(&n.board, true, cfg);
-        let stop = solver.run(None);
+        // Short runs, so the CPU limit is checked every half second.
+        let stop = loop {
+            let stop = solver.run(Some(Instant::now() + Duration::from_millis(500)));
+            if stop != Stop::Paused || cpu_seconds() - cpu0 >= cpu_limit {
+                break stop;
+            }
+        };
         let secs = t.elapsed().as_secs_f64();
+        let cpu = cpu_seconds() - cpu0;
         let st = solver.status();
         let verdict = match solver.strategy(None) {
             Ok(strategy) => {
@@ -112,16 +153,20 @@ fn main() {
         count += 1;
         total_s += secs;
         worst = worst.max(secs);
+        total_cpu += cpu;
+        worst_cpu = worst_cpu.max(cpu);
         println!(
-            "{i:3} {secs:6.1}s nodes={:6} below={:4} {}\t{verdict}",
+            "{i:3} {secs:6.1}s cpu={cpu:6.1}s nodes={:6} below={:4} {}\t{verdict}",
             st.nodes,
             n.below,
             name(&n.moves)
         );
     }
     println!(
-        "stone {stones}: {proven} of {count} distinct positions proven within {seconds} s each; mean {:.1} s, worst {:.1} s",
+        "stone {stones}: {proven} of {count} distinct positions proven within {seconds} s each; mean {:.1} s, worst {:.1} s; CPU mean {:.1} s, worst {:.1} s",
         total_s / count.max(1) as f64,
-        worst
+        worst,
+        total_cpu / count.max(1) as f64,
+        worst_cpu
     );
 }

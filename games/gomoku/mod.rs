@@ -10,11 +10,14 @@ pub mod graft;
 pub mod ladder;
 pub mod limit;
 pub mod lines;
+mod node_eval;
 pub mod pns;
 #[cfg(test)]
 mod pns_tests;
 mod pos;
 pub mod position;
+#[cfg(test)]
+mod question_tests;
 pub mod quiet;
 pub mod random;
 pub mod repair;
@@ -25,6 +28,7 @@ pub mod solve;
 pub mod solve_moves;
 #[cfg(test)]
 mod solve_tests;
+mod solve_trace;
 pub mod solve_write;
 pub mod strategy;
 pub mod symmetry;

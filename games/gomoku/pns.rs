@@ -34,11 +34,10 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Color, Key, Rules};
+pub(crate) use super::node_eval::How;
+use super::node_eval::{eval_and, eval_or, verdict, Eval, INF};
 use super::quiet::{candidates, winning_cells};
-use super::threat::{bb_cells, prove_win_with, prove_with_zone, SearchConfig};
-
-/// Proof and disproof numbers saturate here ("infinite").
-const INF: u64 = u64::MAX / 4;
+use super::threat::{prove_win_with, SearchConfig};
 
 /// Limits and options of a proof search.
 #[derive(Debug, Clone, Copy)]
@@ -74,25 +73,6 @@ impl ProveConfig {
             time_limit: Duration::from_secs(20),
         }
     }
-}
-
-/// How a node was settled (or what is known of it); `solve.rs` keeps the same for its
-/// graph (the attacker is black, the defender white).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum How {
-    /// Not settled yet.
-    Open,
-    /// OR node: the threat search proves it within this many attacker stones.
-    Threat(u32),
-    /// AND node: the attacker has two winning cells.
-    Double,
-    /// AND node: the zone of a proof (this many attacker stones) after a defender pass
-    /// covers the replies that are not children.
-    Zone(u32),
-    /// AND node: the children are every empty cell.
-    AllReplies,
-    /// No proof in this tree (defender wins first, budget spent, or no candidate).
-    Dead,
 }
 
 #[derive(Debug, Clone)]
@@ -202,14 +182,7 @@ impl ProofSearch {
             .iter()
             .map(|&c| {
                 let n = &self.nodes[c as usize];
-                let what = if n.pn == 0 {
-                    "proven"
-                } else if n.dn == 0 {
-                    "refuted within the candidates"
-                } else {
-                    "open"
-                };
-                (n.mv, what)
+                (n.mv, verdict(n.pn, n.dn))
             })
             .collect();
         let mut res = ProofResult {
@@ -278,92 +251,54 @@ impl ProofSearch {
         r
     }
 
-    /// An OR node (attacker to move), evaluated.
+    /// An OR node (attacker to move), evaluated (`node_eval.rs`).
     fn new_or(&mut self, board: Board, mv: u16, parent: u32) -> u32 {
         let budget = self.budget(&board);
-        let rules = self.cfg.rules;
-        let def = self.attacker.other();
-        let (mut pn, mut dn, mut how) = (1, 1, How::Open);
-        if board.has_five(def, rules) || budget == 0 {
-            (pn, dn, how) = (INF, 0, How::Dead);
-        } else if let Some(m) = self.threat_leaf(&board, budget) {
-            (pn, dn, how) = (0, INF, How::Threat(m));
-        } else if budget == 1 || winning_cells(&board, def, rules).len() >= 2 {
-            // One stone left and no winning cell (the threat search plays those first);
-            // or two defender winning cells: one attacker stone blocks only one.
-            (pn, dn, how) = (INF, 0, How::Dead);
-        }
+        let how = eval_or(&board, self.attacker, self.cfg.rules, budget, || {
+            self.threat_leaf(&board, budget)
+        });
+        let e = Eval {
+            how,
+            replies: Vec::new(),
+            searches: 0,
+            nodes: 0,
+        };
+        self.push_eval(board, true, mv, parent, e)
+    }
+
+    /// An AND node (defender to move), evaluated (`node_eval.rs`): its replies are fixed
+    /// here.
+    fn new_and(&mut self, board: Board, mv: u16, parent: u32) -> u32 {
+        let budget = self.budget(&board);
+        let e = eval_and(
+            &board,
+            self.attacker,
+            self.cfg.rules,
+            budget,
+            self.cfg.threat,
+        );
+        self.push_eval(board, false, mv, parent, e)
+    }
+
+    /// Stores an evaluated node. Allis's numbers: an open OR node is one leaf to prove, an
+    /// AND node one per reply.
+    fn push_eval(&mut self, board: Board, or: bool, mv: u16, parent: u32, e: Eval) -> u32 {
+        self.searches += e.searches;
+        self.threat_nodes += e.nodes;
+        let open = if or { 1 } else { e.replies.len() as u64 };
+        let (pn, dn) = e.numbers(open);
         self.push(Node {
             board,
-            attacker_to_move: true,
+            attacker_to_move: or,
             mv,
             parent,
             pn,
             dn,
-            how,
+            how: e.how,
             expanded: false,
-            replies: Vec::new(),
+            replies: e.replies,
             children: Vec::new(),
         })
-    }
-
-    /// An AND node (defender to move), evaluated: its replies are fixed here.
-    fn new_and(&mut self, board: Board, mv: u16, parent: u32) -> u32 {
-        let budget = self.budget(&board);
-        let rules = self.cfg.rules;
-        let (att, def) = (self.attacker, self.attacker.other());
-        let mut node = Node {
-            board,
-            attacker_to_move: false,
-            mv,
-            parent,
-            pn: INF,
-            dn: 0,
-            how: How::Dead,
-            expanded: false,
-            replies: Vec::new(),
-            children: Vec::new(),
-        };
-        let b = &node.board;
-        let own = winning_cells(b, att, rules);
-        if b.has_five(def, rules) || budget == 0 || !winning_cells(b, def, rules).is_empty() {
-            // The defender has won or wins with its move; or nothing is left to win with.
-        } else if own.len() >= 2 {
-            (node.pn, node.dn, node.how) = (0, INF, How::Double);
-        } else if own.len() == 1 {
-            node.replies = vec![own[0] as u16];
-            (node.pn, node.dn, node.how) = (1, 1, How::Zone(1));
-        } else {
-            self.searches += 1;
-            let (p, zone, _) = prove_with_zone(b, att, rules, budget, self.cfg.threat);
-            self.threat_nodes += p.nodes;
-            let (replies, how) = match (p.proven, zone) {
-                (true, Some(z)) => (
-                    bb_cells(&z)
-                        .into_iter()
-                        .filter(|&c| c < b.cells() && b.is_empty(c))
-                        .map(|c| c as u16)
-                        .collect(),
-                    How::Zone(p.attacker_moves),
-                ),
-                _ => (
-                    (0..b.cells())
-                        .filter(|&c| b.is_empty(c))
-                        .map(|c| c as u16)
-                        .collect::<Vec<u16>>(),
-                    How::AllReplies,
-                ),
-            };
-            node.how = how;
-            if replies.is_empty() && how != How::AllReplies {
-                // The proof after a pass covers every reply.
-                (node.pn, node.dn) = (0, INF);
-            } else if !replies.is_empty() {
-                (node.pn, node.dn) = (replies.len() as u64, 1);
-            }
-            node.replies = replies;
-        }
-        self.push(node)
     }
 
     fn most_proving(&self, root: u32) -> u32 {
@@ -490,24 +425,18 @@ impl ProofResult {
         let n = &self.tree[id];
         let s = n.board.stones();
         match n.how {
-            How::Threat(m) => s + 2 * m - 1,
-            How::Double => s + 2,
+            How::Threat(_) | How::Double => n.how.stone(s),
             _ if n.attacker_to_move => n
                 .children
                 .iter()
                 .map(|&c| c as usize)
                 .find(|&c| self.tree[c].pn == 0)
                 .map_or(0, |c| self.stone(c)),
-            how => {
-                let pass = match how {
-                    How::Zone(m) => s + 2 * m,
-                    _ => 0,
-                };
-                n.children
-                    .iter()
-                    .map(|&c| self.stone(c as usize))
-                    .fold(pass, u32::max)
-            }
+            how => n
+                .children
+                .iter()
+                .map(|&c| self.stone(c as usize))
+                .fold(how.stone(s), u32::max),
         }
     }
 

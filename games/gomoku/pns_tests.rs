@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::board::{Board, Color, Rules};
 use super::brute::Exhaustive;
 use super::pns::{prove, ProveConfig};
+use super::question_tests::random_question;
 use super::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use super::random::{random_position, Rng};
 use super::threat::{prove_win_with, SearchConfig};
@@ -33,59 +34,23 @@ fn cross_check(
     let mut rng = Rng(seed);
     let (mut proofs, mut wins, mut threat, mut quiet) = (0, 0, 0, 0);
     for i in 0..positions {
-        let rules = if i % 2 == 0 {
-            Rules::Standard
-        } else {
-            Rules::Freestyle
-        };
-        // An even count: black to move; odd: white to move.
-        let stones = 1 + rng.below(w * h / 3);
-        let Some(mut b) = random_position(&mut rng, w, h, k, stones, rules) else {
+        let Some(mut q) = random_question(&mut rng, i, (w, h, k), extra) else {
             continue;
         };
-        let black_to_move = stones % 2 == 0;
-        let blacks = b.count(Color::Black);
-        let max_moves = blacks + 1 + rng.below(extra) as u32;
-        let budget = max_moves - blacks;
-        let mut ex = Exhaustive::new(Color::Black, rules);
-        let truth = if black_to_move {
-            ex.wins(&mut b, budget)
-        } else {
-            ex.wins_defender_to_move(&mut b, budget)
-        };
-        wins += truth as u32;
-        let res = prove(&b, Color::Black, black_to_move, small_cfg(rules, max_moves));
+        wins += q.truth as u32;
+        let cfg = small_cfg(q.rules, q.max_moves);
+        let res = prove(&q.board, Color::Black, q.black_to_move, cfg);
         if res.proven {
             proofs += 1;
-            assert!(
-                truth,
-                "unsound proof ({rules}, black to move {black_to_move}, limit {max_moves}):{b:?}"
-            );
-            // The claimed stone must be an upper bound on black's winning stone.
-            let s = b.stones();
-            assert!(res.by_stone > s, "{b:?}");
-            let moves = if black_to_move {
-                (res.by_stone - s).div_ceil(2)
-            } else {
-                (res.by_stone - s) / 2
-            };
-            assert!(
-                moves <= budget,
-                "stone {} beyond the limit:{b:?}",
-                res.by_stone
-            );
-            let confirmed = if black_to_move {
-                ex.wins(&mut b, moves)
-            } else {
-                ex.wins_defender_to_move(&mut b, moves)
-            };
-            assert!(
-                confirmed,
-                "black does not win by stone {}:{b:?}",
-                res.by_stone
-            );
-            if black_to_move {
-                let t = prove_win_with(&b, Color::Black, rules, budget, SearchConfig::default());
+            q.check_claim(res.by_stone);
+            if q.black_to_move {
+                let t = prove_win_with(
+                    &q.board,
+                    Color::Black,
+                    q.rules,
+                    q.budget,
+                    SearchConfig::default(),
+                );
                 threat += t.proven as u32;
                 quiet += !t.proven as u32;
             }

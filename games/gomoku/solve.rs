@@ -31,13 +31,11 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::board::{Board, Color, Key, Rules};
-pub(crate) use super::pns::How;
+use super::node_eval::{eval_and, eval_or, verdict, Eval};
+pub(crate) use super::node_eval::{How, INF};
 use super::quiet::winning_cells;
 use super::solve_moves::solve_candidates;
-use super::threat::{bb_cells, prove_win_with, prove_with_zone, SearchConfig};
-
-/// Proof and disproof numbers saturate here ("infinite").
-pub(crate) const INF: u64 = u64::MAX / 4;
+use super::threat::{prove_win_with, SearchConfig};
 
 /// Limits and options of a solve.
 #[derive(Debug, Clone, Copy)]
@@ -109,16 +107,6 @@ pub(crate) struct Node {
     /// (move, child), in the order they were tried.
     pub(crate) children: Vec<(u16, u32)>,
     pub(crate) parents: Vec<u32>,
-}
-
-/// What the creation of a node found (computed in parallel, then stored).
-struct Eval {
-    pn: u64,
-    dn: u64,
-    how: How,
-    replies: Vec<u16>,
-    searches: u64,
-    nodes: u64,
 }
 
 /// Why a run returned.
@@ -201,89 +189,58 @@ fn leaf_cost(cfg: &SolveConfig, root_blacks: u32, b: &Board) -> u64 {
     1 + cfg.depth_cost * depth
 }
 
+/// An unsettled white-to-move position's initial proof number, in units of its leaf
+/// cost. With a pass proof, 1 + log2 of the zone's reply count, where Allis's numbers count
+/// every reply: most of a zone's replies are settled by their own threat search the moment
+/// they are created (after f10 in the ladder's `h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11
+/// i11 f8 k8 f9`, 38 of 39), so a count overstates the work by an order of magnitude, and a
+/// quiet move whose zone holds 20 replies then waits until every chain of fours (one reply
+/// each) is searched to the end. There the count left the node unproven after 1.2 million
+/// graph nodes (207 s CPU); the logarithm proves it with 88,554 (59 s CPU), the square root
+/// with 88,739 (62 s), a flat 1 not in 117 s. Without a pass proof every empty cell is a
+/// reply and few are settled at once (each costs a failing threat search), so the count
+/// stays: with the logarithm there too, the ladder's `h8 h9 g9 f10 i8 g8 i7 i10 f7 h10 g10
+/// h7 j6 k5 i6 i5` took 70 s CPU instead of 10 s. Numbers only order the search.
+fn reply_weight(how: How, replies: usize) -> u64 {
+    if how == How::AllReplies {
+        return replies as u64;
+    }
+    u64::from(usize::BITS - replies.leading_zeros()).max(1)
+}
+
 /// Black stones still allowed on `board`.
 fn budget(cfg: &SolveConfig, board: &Board) -> u32 {
     cfg.max_moves.saturating_sub(board.count(Color::Black))
 }
 
-/// An OR node (black to move), as `pns.rs` evaluates it.
-fn eval_or(board: &Board, cfg: &SolveConfig, cost: u64) -> Eval {
+/// A new node, evaluated by the rules of `node_eval.rs` (black to move when `or`), with
+/// its initial numbers: an open OR node costs `cost`, an AND node `cost` times its
+/// [`reply_weight`].
+fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> (Eval, (u64, u64)) {
     let budget = budget(cfg, board);
-    let rules = cfg.rules;
-    let mut e = Eval {
-        pn: cost,
-        dn: 1,
-        how: How::Open,
-        replies: Vec::new(),
-        searches: 0,
-        nodes: 0,
-    };
-    if board.has_five(Color::White, rules) || budget == 0 {
-        (e.pn, e.dn, e.how) = (INF, 0, How::Dead);
-        return e;
-    }
-    let p = prove_win_with(board, Color::Black, rules, budget, cfg.threat);
-    (e.searches, e.nodes) = (1, p.nodes);
-    if p.proven {
-        (e.pn, e.dn, e.how) = (0, INF, How::Threat(p.attacker_moves));
-    } else if budget == 1 || winning_cells(board, Color::White, rules).len() >= 2 {
-        // One stone left and no winning cell (the threat search plays those first); or two
-        // white winning cells: one black stone blocks only one.
-        (e.pn, e.dn, e.how) = (INF, 0, How::Dead);
-    }
-    e
-}
-
-/// An AND node (white to move), as `pns.rs` evaluates it: its replies are fixed here.
-fn eval_and(board: &Board, cfg: &SolveConfig, cost: u64) -> Eval {
-    let budget = budget(cfg, board);
-    let rules = cfg.rules;
-    let mut e = Eval {
-        pn: INF,
-        dn: 0,
-        how: How::Dead,
-        replies: Vec::new(),
-        searches: 0,
-        nodes: 0,
-    };
-    let own = winning_cells(board, Color::Black, rules);
-    if board.has_five(Color::White, rules)
-        || budget == 0
-        || !winning_cells(board, Color::White, rules).is_empty()
-    {
-        // White has won or wins with its move; or black has no stone left.
-    } else if own.len() >= 2 {
-        (e.pn, e.dn, e.how) = (0, INF, How::Double);
-    } else if own.len() == 1 {
-        // Every other reply loses to black's winning cell at once.
-        e.replies = vec![own[0] as u16];
-        (e.pn, e.dn, e.how) = (cost, 1, How::Zone(1));
+    let e = if or {
+        let (mut searches, mut nodes) = (0, 0);
+        let how = eval_or(board, Color::Black, cfg.rules, budget, || {
+            let p = prove_win_with(board, Color::Black, cfg.rules, budget, cfg.threat);
+            (searches, nodes) = (1, p.nodes);
+            p.proven.then_some(p.attacker_moves)
+        });
+        Eval {
+            how,
+            replies: Vec::new(),
+            searches,
+            nodes,
+        }
     } else {
-        let (p, zone, _) = prove_with_zone(board, Color::Black, rules, budget, cfg.threat);
-        (e.searches, e.nodes) = (1, p.nodes);
-        let empty = |c: &usize| *c < board.cells() && board.is_empty(*c);
-        match (p.proven, zone) {
-            (true, Some(z)) => {
-                // Replies outside the zone leave the pass proof valid (threat.rs, "Zones").
-                e.replies = bb_cells(&z)
-                    .into_iter()
-                    .filter(empty)
-                    .map(|c| c as u16)
-                    .collect();
-                e.how = How::Zone(p.attacker_moves);
-            }
-            _ => {
-                e.replies = (0..board.cells()).filter(empty).map(|c| c as u16).collect();
-                e.how = How::AllReplies;
-            }
-        }
-        if e.replies.is_empty() && e.how != How::AllReplies {
-            (e.pn, e.dn) = (0, INF);
-        } else if !e.replies.is_empty() {
-            (e.pn, e.dn) = (e.replies.len() as u64 * cost, 1);
-        }
-    }
-    e
+        eval_and(board, Color::Black, cfg.rules, budget, cfg.threat)
+    };
+    let open = if or {
+        cost
+    } else {
+        reply_weight(e.how, e.replies.len()) * cost
+    };
+    let numbers = e.numbers(open);
+    (e, numbers)
 }
 
 impl Solver {
@@ -291,12 +248,8 @@ impl Solver {
     pub fn new(board: &Board, black_to_move: bool, cfg: SolveConfig) -> Solver {
         let t0 = Instant::now();
         let mut s = Solver::new_empty(board, cfg);
-        let e = if black_to_move {
-            eval_or(board, &cfg, 1)
-        } else {
-            eval_and(board, &cfg, 1)
-        };
-        s.root = s.push(board.key(), black_to_move, e);
+        let (e, numbers) = evaluate(board, black_to_move, &cfg, 1);
+        s.root = s.push(board.key(), black_to_move, e, numbers);
         // The root's threat search is part of the work reported.
         s.elapsed_here = t0.elapsed();
         s
@@ -354,7 +307,7 @@ impl Solver {
         self.nodes[self.root as usize].or
     }
 
-    fn push(&mut self, key: Key, or: bool, e: Eval) -> u32 {
+    fn push(&mut self, key: Key, or: bool, e: Eval, (pn, dn): (u64, u64)) -> u32 {
         self.threat_searches += e.searches;
         self.threat_nodes += e.nodes;
         let stones = key.iter().flatten().map(|w| w.count_ones()).sum::<u32>();
@@ -363,8 +316,8 @@ impl Solver {
         self.nodes.push(Node {
             key,
             or,
-            pn: e.pn,
-            dn: e.dn,
+            pn,
+            dn,
             how: e.how,
             expanded: false,
             replies: e.replies,
@@ -472,7 +425,14 @@ impl Solver {
                 } else {
                     cfg.width
                 };
-                solve_candidates(&mut board, cfg.rules, width)
+                // Reached only through black's four and white's forced block (a white node
+                // whose one reply is black's winning cell): no four as a graph move here.
+                let after_four = !node.parents.is_empty()
+                    && node.parents.iter().all(|&p| {
+                        let pn = &self.nodes[p as usize];
+                        pn.how == How::Zone(1) && pn.replies.len() == 1
+                    });
+                solve_candidates(&mut board, cfg.rules, width, !after_four)
                     .into_iter()
                     .map(|c| c as u16)
                     .collect()
@@ -514,19 +474,12 @@ impl Solver {
                 return false;
             }
             let part = &fresh[done..(done + chunk).min(fresh.len())];
-            let evals: Vec<Eval> = part
+            let evals: Vec<(Eval, (u64, u64))> = part
                 .par_iter()
-                .map(|(_, b)| {
-                    let cost = leaf_cost(&cfg, root_blacks, b);
-                    if or {
-                        eval_and(b, &cfg, cost)
-                    } else {
-                        eval_or(b, &cfg, cost)
-                    }
-                })
+                .map(|(_, b)| evaluate(b, !or, &cfg, leaf_cost(&cfg, root_blacks, b)))
                 .collect();
-            for ((m, b), e) in part.iter().zip(evals) {
-                let c = self.push(b.key(), !or, e);
+            for ((m, b), (e, numbers)) in part.iter().zip(evals) {
+                let c = self.push(b.key(), !or, e, numbers);
                 known.insert(*m, c);
                 stop_at |= decided(self, c);
             }
@@ -604,14 +557,7 @@ impl Solver {
             .iter()
             .map(|&(m, c)| {
                 let n = &self.nodes[c as usize];
-                let what = if n.pn == 0 {
-                    "proven"
-                } else if n.dn == 0 {
-                    "refuted within the candidates"
-                } else {
-                    "open"
-                };
-                (m, what)
+                (m, verdict(n.pn, n.dn))
             })
             .collect()
     }
@@ -633,22 +579,16 @@ impl Solver {
         let n = &self.nodes[id as usize];
         let s = n.key.iter().flatten().map(|w| w.count_ones()).sum::<u32>();
         let r = match n.how {
-            How::Threat(m) => s + 2 * m - 1,
-            How::Double => s + 2,
+            How::Threat(_) | How::Double => n.how.stone(s),
             _ if n.or => match self.proven_child(id) {
                 Some((_, c)) => self.stone(c, memo),
                 None => 0,
             },
-            how => {
-                let pass = match how {
-                    How::Zone(m) => s + 2 * m,
-                    _ => 0,
-                };
-                n.children
-                    .iter()
-                    .map(|&(_, c)| self.stone(c, memo))
-                    .fold(pass, u32::max)
-            }
+            how => n
+                .children
+                .iter()
+                .map(|&(_, c)| self.stone(c, memo))
+                .fold(how.stone(s), u32::max),
         };
         memo.insert(id, r);
         r

@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use super::board::{Board, Color, Rules};
-use super::brute::Exhaustive;
 use super::checkpoint::CheckpointError;
-use super::random::{random_position, Rng};
+use super::question_tests::random_question;
+use super::random::Rng;
 use super::solve::{SolveConfig, Solver, Stop};
 use super::validate::{validate, Options};
 
@@ -37,52 +37,17 @@ fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u3
     let mut rng = Rng(seed);
     let (mut proofs, mut wins) = (0, 0);
     for i in 0..positions {
-        let rules = if i % 2 == 0 {
-            Rules::Standard
-        } else {
-            Rules::Freestyle
-        };
-        let stones = 1 + rng.below(w * h / 3);
-        let Some(mut b) = random_position(&mut rng, w, h, k, stones, rules) else {
+        let Some(mut q) = random_question(&mut rng, i, (w, h, k), 4) else {
             continue;
         };
-        let black_to_move = stones % 2 == 0;
-        let blacks = b.count(Color::Black);
-        let max_moves = blacks + 1 + rng.below(4) as u32;
-        let budget = max_moves - blacks;
-        let mut ex = Exhaustive::new(Color::Black, rules);
-        let truth = if black_to_move {
-            ex.wins(&mut b, budget)
-        } else {
-            ex.wins_defender_to_move(&mut b, budget)
-        };
-        wins += truth as u32;
-        let mut s = Solver::new(&b, black_to_move, small_cfg(rules, max_moves));
-        let stop = s.run(None);
-        if stop != Stop::Proven {
+        wins += q.truth as u32;
+        let mut s = Solver::new(&q.board, q.black_to_move, small_cfg(q.rules, q.max_moves));
+        if s.run(None) != Stop::Proven {
             continue;
         }
         proofs += 1;
-        assert!(
-            truth,
-            "unsound proof ({rules}, black to move {black_to_move}, limit {max_moves}):{b:?}"
-        );
-        let by = s.by_stone().expect("proven");
-        let st = b.stones();
-        assert!(by > st, "{b:?}");
-        let moves = if black_to_move {
-            (by - st).div_ceil(2)
-        } else {
-            (by - st) / 2
-        };
-        assert!(moves <= budget, "stone {by} beyond the limit:{b:?}");
-        let confirmed = if black_to_move {
-            ex.wins(&mut b, moves)
-        } else {
-            ex.wins_defender_to_move(&mut b, moves)
-        };
-        assert!(confirmed, "black does not win by stone {by}:{b:?}");
-        assert_validates(&s, rules, max_moves, &b);
+        q.check_claim(s.by_stone().expect("proven"));
+        assert_validates(&s, q.rules, q.max_moves, &q.board);
     }
     eprintln!("{w}x{h} k={k}: {proofs} proofs, {wins} minimax wins");
     (proofs, wins)

@@ -12,7 +12,8 @@ use retro::gomoku::threat::SearchConfig;
 use retro::gomoku::validate::{validate_with, Options};
 use retro::progress::{Bar, Progress, Silent};
 
-use super::gomoku_prove::{LimitArgs, ProofArgs};
+use super::gomoku_args::{with_threads, LimitArgs};
+use super::gomoku_prove::ProofArgs;
 
 /// Arguments of `retro gomoku validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -84,14 +85,7 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
     let bar = Bar::new();
     let progress: &dyn Progress = if args.quiet { &Silent } else { &bar };
     let run = || validate_with(&strategy, &opts, progress);
-    let report = match args.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .context("cannot start threads")?
-            .install(run),
-        None => run(),
-    };
+    let report = with_threads(args.threads, run)?;
     bar.finish();
     outln!("{report}")?;
     if args.all_failures {

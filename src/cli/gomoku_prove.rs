@@ -16,29 +16,7 @@ use retro::gomoku::report::format_line;
 use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use retro::gomoku::threat::SearchConfig;
 
-/// The move-limit options shared by `prove` and `validate`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct LimitArgs {
-    /// Black's five must come on or before this stone (stones counted from the first move;
-    /// black's move m is stone 2m - 1). Default: the strategy file's limit (validate), else
-    /// 35 (the seed's claim: black's 18th move).
-    #[arg(long, conflicts_with = "max_black_moves")]
-    pub max_stones: Option<u32>,
-    /// The same limit in black moves (black's five on or before black's move N).
-    #[arg(long, alias = "max-moves")]
-    pub max_black_moves: Option<u32>,
-}
-
-impl LimitArgs {
-    /// The limit: these options, else `file` (in black moves), else the seed's 35 stones.
-    pub fn limit(&self, file: Option<u32>) -> MoveLimit {
-        match (self.max_stones, self.max_black_moves, file) {
-            (Some(s), _, _) => MoveLimit::from_stones(s),
-            (None, Some(m), _) | (None, None, Some(m)) => MoveLimit::from_black_moves(m),
-            (None, None, None) => MoveLimit::default(),
-        }
-    }
-}
+use super::gomoku_args::{tries_line, PositionArgs};
 
 /// Options of the proof search.
 #[derive(Debug, Clone, clap::Args)]
@@ -76,17 +54,8 @@ impl ProofArgs {
 /// Arguments of `retro gomoku prove`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProveArgs {
-    /// The position: moves black first ("h8 h9 g9"), or a board of rows top first separated
-    /// by '/' (x black, o white, . empty).
-    pub position: String,
-    /// Rules: standard (exactly five wins) or freestyle (five or more).
-    #[arg(long, value_enum, default_value_t = Rules::Standard)]
-    pub rules: Rules,
-    /// Stones in a row needed to win.
-    #[arg(long, default_value_t = 5)]
-    pub k: usize,
     #[command(flatten)]
-    pub limit: LimitArgs,
+    pub pos: PositionArgs,
     #[command(flatten)]
     pub proof: ProofArgs,
     /// Write the strategy found (project format) to this file.
@@ -167,48 +136,20 @@ fn strategy_of(
 
 /// What was tried, for "not proven".
 fn describe_failure(board: &Board, res: &ProofResult) -> String {
-    let tries: Vec<String> = res
-        .root_tries
-        .iter()
-        .map(|&(m, what)| format!("{} {what}", board.cell_name(m as usize)))
-        .collect();
     format!(
-        "stopped: {}\nroot moves tried: {}",
+        "stopped: {}\n{}",
         res.stopped,
-        if tries.is_empty() {
-            "none".to_string()
-        } else {
-            tries.join(", ")
-        }
+        tries_line(board, &res.root_tries)
     )
 }
 
 /// Runs `retro gomoku prove`. `Ok(true)`: proven; `Ok(false)`: not proven; `Err`: bad input
 /// or the strategy could not be written.
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
-    let pos = Position::parse(&args.position, args.k, args.rules)
-        .with_context(|| format!("bad position {:?}", args.position))?;
-    let limit = args.limit.limit(None);
-    let cfg = args
-        .proof
-        .config(args.rules, limit, SearchConfig::default());
+    let (pos, limit) = args.pos.read()?;
+    let rules = args.pos.rules;
+    let cfg = args.proof.config(rules, limit, SearchConfig::default());
     let b = &pos.board;
-    outln!(
-        "position ({} to move, {} stones):\n{}",
-        if pos.black_to_move() {
-            "black"
-        } else {
-            "white"
-        },
-        b.stones(),
-        b.diagram(
-            &pos.moves
-                .last()
-                .map(|&m| vec![m as usize])
-                .unwrap_or_default()
-        )
-    )?;
-    outln!("limit: {limit}, {} rules", args.rules)?;
     let res = prove(b, Color::Black, pos.black_to_move(), cfg);
     let stats = format!(
         "tree nodes {}, threat searches {} ({} nodes), {:.2?}",
@@ -220,7 +161,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
         return Ok(false);
     }
     outln!("black wins by stone {} ({stats})", res.by_stone)?;
-    let s = strategy_of(&pos, &res, args.rules, limit, &cfg)?;
+    let s = strategy_of(&pos, &res, rules, limit, &cfg)?;
     let (bm, wr, lv) = counts(&s.root);
     let mut line = pos.moves.clone();
     if !pos.black_to_move() {

@@ -10,29 +10,19 @@ use anyhow::{bail, Context};
 
 use retro::gomoku::board::Rules;
 use retro::gomoku::checkpoint::{write_atomic, CheckpointError};
-use retro::gomoku::position::Position;
 use retro::gomoku::solve::{SolveConfig, Solver, Status, Stop};
 use retro::gomoku::validate::{validate, Options};
 
-use super::gomoku_prove::LimitArgs;
+use super::gomoku_args::{tries_line, with_threads, PositionArgs};
 
 /// Arguments of `retro gomoku solve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
-    /// The position: moves black first ("h8 h9 g9"), or a board of rows top first separated
-    /// by '/' (x black, o white, . empty).
-    pub position: String,
+    #[command(flatten)]
+    pub pos: PositionArgs,
     /// Where to write the strategy (project format). The checkpoint is FILE.checkpoint.
     #[arg(long)]
     pub out: PathBuf,
-    /// Rules: standard (exactly five wins) or freestyle (five or more).
-    #[arg(long, value_enum, default_value_t = Rules::Standard)]
-    pub rules: Rules,
-    /// Stones in a row needed to win.
-    #[arg(long, default_value_t = 5)]
-    pub k: usize,
-    #[command(flatten)]
-    pub limit: LimitArgs,
     /// Seconds before giving up (this run; a resumed run gets its own).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
     pub time_limit: f64,
@@ -141,25 +131,16 @@ fn checkpoint_path(out: &std::path::Path) -> PathBuf {
 /// Runs `retro gomoku solve`. `Ok(true)`: proven, written and validated; `Ok(false)`: not
 /// proven within the limits; `Err`: bad input, or a file could not be read or written.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<bool> {
-    let run = || solve_inner(args);
-    match args.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .context("cannot start threads")?
-            .install(run),
-        None => run(),
-    }
+    with_threads(args.threads, || solve_inner(args))?
 }
 
 fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
-    let pos = Position::parse(&args.position, args.k, args.rules)
-        .with_context(|| format!("bad position {:?}", args.position))?;
-    let limit = args.limit.limit(None);
-    let mut cfg = SolveConfig::new(args.rules, limit.black_moves);
+    let (pos, limit) = args.pos.read()?;
+    let rules = args.pos.rules;
+    let mut cfg = SolveConfig::new(rules, limit.black_moves);
     cfg.threat.node_limit = args
         .leaf_nodes
-        .min(Options::new(args.rules, 0).search.node_limit);
+        .min(Options::new(rules, 0).search.node_limit);
     cfg.width = args.width;
     cfg.root_width = args.root_width;
     cfg.depth_cost = args.depth_cost;
@@ -167,18 +148,6 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     cfg.time_limit = Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9));
     let b = &pos.board;
     let black_to_move = pos.black_to_move();
-    outln!(
-        "position ({} to move, {} stones):\n{}",
-        if black_to_move { "black" } else { "white" },
-        b.stones(),
-        b.diagram(
-            &pos.moves
-                .last()
-                .map(|&m| vec![m as usize])
-                .unwrap_or_default()
-        )
-    )?;
-    outln!("limit: {limit}, {} rules", args.rules)?;
 
     let cp = checkpoint_path(&args.out);
     let mut solver = match std::fs::read(&cp) {
@@ -218,6 +187,10 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         }
     };
     ticker.finish();
+    if let Some(v) = std::env::var_os("RETRO_GOMOKU_TRACE") {
+        // The value is the depth shown (3 when not a number).
+        solver.trace(v.to_str().and_then(|s| s.parse().ok()).unwrap_or(3));
+    }
     let st = solver.status();
     let stats = format!(
         "{} graph nodes, {} threat searches ({} nodes), {:.2?}",
@@ -230,18 +203,13 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
             _ => "time limit reached",
         };
         outln!("not proven within limits ({stats})")?;
-        let tries: Vec<String> = solver
-            .root_tries()
-            .iter()
-            .map(|&(m, what)| format!("{} {what}", b.cell_name(m as usize)))
-            .collect();
         outln!(
-            "stopped: {why} (root pn {}, dn {}; width {}, threat searches of {} nodes)\nroot moves tried: {}",
+            "stopped: {why} (root pn {}, dn {}; width {}, threat searches of {} nodes)\n{}",
             st.pn.min(u64::MAX / 4),
             st.dn.min(u64::MAX / 4),
             cfg.width,
             cfg.threat.node_limit,
-            if tries.is_empty() { "none".to_string() } else { tries.join(", ") }
+            tries_line(b, &solver.root_tries())
         )?;
         if !every.is_zero() && stop != Stop::Refuted {
             outln!("checkpoint: {} (run again to resume)", cp.display())?;
@@ -270,7 +238,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     // The strategy must stand on its own: validated without the proof search.
     let opts = Options {
         proof: None,
-        ..Options::new(args.rules, limit.black_moves)
+        ..Options::new(rules, limit.black_moves)
     };
     let report = validate(&s, &opts);
     if !report.valid() {

@@ -7,6 +7,7 @@ pub mod output;
 pub mod batch;
 pub mod compress;
 pub mod gomoku;
+pub mod gomoku_args;
 pub mod gomoku_prove;
 pub mod gomoku_solve;
 pub mod plan;
