@@ -78,10 +78,7 @@ fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
         return [0, NO_MOVE];
     };
     let f = &pl.fixed[p];
-    let r = match turn {
-        Color::White => rec.white[p * 64 + bk as usize],
-        Color::Black => rec.black[p * 64 + bk as usize],
-    };
+    let r = rec.get(turn, p, bk);
     let v = value(turn, r).to_byte();
     let id = best(r);
     if id == 0 {

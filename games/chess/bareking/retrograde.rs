@@ -11,8 +11,8 @@
 use rayon::prelude::*;
 
 use super::placements::{flip, flip_square, move_id, Capture, Dest, Placements, MIN_LEN};
-use crate::chess::board::{bb, king_spread, squares, KING};
-use crate::chess::material::Role;
+use crate::chess::board::{bb, king_spread, squares, Square, KING};
+use crate::chess::material::{Color, Role};
 use crate::game::Value;
 use crate::progress::Progress;
 use crate::solve::{check_layer, SolveError};
@@ -23,6 +23,18 @@ use crate::table::metric::{Metric, DTZ_MAX_PLIES};
 pub struct Records {
     pub white: Vec<u32>,
     pub black: Vec<u32>,
+}
+
+impl Records {
+    /// The record of placement `p` with the black king on `bk`, `turn` to move.
+    #[inline]
+    pub fn get(&self, turn: Color, p: usize, bk: Square) -> u32 {
+        let side = match turn {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        };
+        side[p * 64 + bk as usize]
+    }
 }
 
 /// The distance of a record, in plies: white to move wins, black to move loses; `None`
@@ -76,10 +88,15 @@ impl Active {
         Active(masks)
     }
 
-    fn set(&mut self, pl: &Placements, lost_new: &[u64]) {
+    /// No placement marked: no move is pulled.
+    fn clear(&mut self) {
         self.0
             .iter_mut()
             .for_each(|a| a.iter_mut().for_each(|m| *m = 0));
+    }
+
+    fn set(&mut self, pl: &Placements, lost_new: &[u64]) {
+        self.clear();
         // With DTZ a pawn's moves leave the tier: its mask stays empty, so the pulls
         // never list them.
         let moves_within = |j: usize| pl.metric == Metric::Dtm || pl.roles[j - 1] != Role::Pawn;
@@ -239,9 +256,7 @@ pub fn run(
             if any[prev] {
                 act.set(pl, &lost[prev]);
             } else {
-                act.0
-                    .iter_mut()
-                    .for_each(|a| a.iter_mut().for_each(|m| *m = 0));
+                act.clear();
             }
             let [l0, l1, l2] = &mut lost;
             let (lost_cur, lost_next) = match k % 3 {

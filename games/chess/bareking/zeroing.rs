@@ -130,13 +130,7 @@ fn codes(layout: &Layout, pl: &Placements, rec: &Records, progress: &dyn Progres
             for (i, c) in chunk.iter_mut().enumerate() {
                 *c = match stored(layout, pl, (k * CHUNK + i) as Index) {
                     None => code(Value::Illegal),
-                    Some((turn, _, p, bk)) => {
-                        let side = match turn {
-                            crate::chess::material::Color::White => &rec.white,
-                            crate::chess::material::Color::Black => &rec.black,
-                        };
-                        code(value(turn, side[p * 64 + bk as usize]))
-                    }
+                    Some((turn, _, p, bk)) => code(value(turn, rec.get(turn, p, bk))),
                 };
             }
             progress.advance(chunk.len() as u64);
