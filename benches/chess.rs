@@ -25,12 +25,13 @@
 //!
 //! `cargo bench --bench chess [-- --five [KQRvKR ...]]`
 
+use retro::solve::Solve;
 use std::path::Path;
 use std::time::Instant;
 
 use retro::chess::material::Material;
 use retro::chess::plan;
-use retro::game::{Game, SolveOptions};
+use retro::game::SolveOptions;
 use retro::generate::generate;
 use retro::progress::Silent;
 use retro::registry;

@@ -10,13 +10,13 @@
 //! | [`Game::decode`], [`Game::encode`], [`Game::canonical`] | REQUIRED | – |
 //! | [`Game::terminal`], [`Game::successors`], [`Game::predecessors`] | REQUIRED | – |
 //! | [`Game::size`] | provided | sum of the section lengths |
-//! | [`Game::solve`] | OPTIONAL | the generic two-queue solver ([`crate::solve::two_queue`]) |
+//! | [`Game::own_solution`], [`Game::own_records`] | OPTIONAL | the generic two-queue solver (`solve::two_queue`) |
 //! | [`Game::images`] | OPTIONAL | the self-test checks canonical forms on `pos` alone |
 //! | [`Game::first_successor`] | OPTIONAL | the first match in the full [`Game::successors`] list |
 //! | [`Game::count_successors`] | OPTIONAL | the full [`Game::successors`] list, deduplicated |
 //! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
 //!
-//! Text forms (FEN, board strings, move names) live in [`GameText`], which the CLI and the
+//! Text forms (FEN, board strings, move names) live in `present::GameText`, which the CLI and the
 //! server need but the solver does not.
 //!
 //! Conventions every plug-in follows:
@@ -31,6 +31,9 @@
 //!   the record stores moves, which loses nothing (see [`Value::to_byte`]).
 
 use std::fmt::Debug;
+
+use crate::error::TableError;
+use crate::progress::Progress;
 
 /// Index of a slot in the game's dense index space.
 pub type Index = u64;
@@ -267,7 +270,7 @@ pub struct Section {
 #[derive(Clone, Copy)]
 pub struct SolveOptions<'a> {
     /// Progress reporting (a bar in the CLI, nothing in tests).
-    pub progress: &'a dyn crate::progress::Progress,
+    pub progress: &'a dyn Progress,
 }
 
 /// A solved game: two bytes per index, `[value byte, move byte]`, sections concatenated.
@@ -288,11 +291,11 @@ pub trait Records: Sync {
     fn fill(&self, first: Index, out: &mut [u8]);
     /// The first damaged block met by the tables read to make these records (a solver's
     /// sub-tables): the writer then refuses to keep the file. Default: none.
-    fn damage(&self) -> Option<crate::table::TableError> {
+    fn damage(&self) -> Option<TableError> {
         None
     }
     /// Every record, in memory.
-    fn to_solution(&self, progress: &dyn crate::progress::Progress) -> Solution {
+    fn to_solution(&self, progress: &dyn Progress) -> Solution {
         use rayon::prelude::*;
         const CHUNK: usize = 1 << 12;
         let mut sol = Solution::new(self.slots());
@@ -399,29 +402,24 @@ pub trait Game: Sync + Send {
         self.sections().iter().map(|s| s.len).sum()
     }
 
-    /// OPTIONAL. Solve every position. Default: the generic two-queue retrograde solver. A
-    /// game may supply a faster solver of its own (KBNK's bitboard solver, m,n,k's tier
-    /// solver); its output must be byte-identical to the generic one, which each such game
-    /// asserts in a test.
-    fn solve(&self, opts: &SolveOptions) -> Result<Solution, crate::solve::SolveError>
-    where
-        Self: Sized,
-    {
-        crate::solve::two_queue::solve(self, opts)
+    /// OPTIONAL. A solver of the game's own, faster than the generic one (KBNK's bitboard
+    /// solver, m,n,k's tier solver): `Some` of its result. Its output must be
+    /// byte-identical to the generic solver's, which each such game asserts in a test.
+    /// Default: `None`, and `solve::Solve::solve` runs the generic two-queue solver.
+    fn own_solution(&self, _opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
+        None
     }
 
-    /// OPTIONAL. Solve every position, for writing: the records may be made as they are
-    /// written (the two-queue solver's best moves are), which spares the two bytes a slot
-    /// of a [`Solution`]. Default: [`Game::solve`]'s records, in memory. Either way the
+    /// OPTIONAL. The game's own solver, for writing: its records may be made as they are
+    /// written (chess works out its best moves then), which spares the two bytes a slot of
+    /// a [`Solution`]. Default: `None`, and `solve::Solve::solve_records` takes
+    /// [`Game::own_solution`]'s records, or else the generic solver's. Either way the
     /// bytes are the same.
-    fn solve_records(
+    fn own_records(
         &self,
-        opts: &SolveOptions,
-    ) -> Result<Box<dyn Records + '_>, crate::solve::SolveError>
-    where
-        Self: Sized,
-    {
-        Ok(Box::new(self.solve(opts)?))
+        _opts: &SolveOptions,
+    ) -> Option<Result<Box<dyn Records + '_>, SolveError>> {
+        None
     }
 
     /// OPTIONAL. Every image of `pos` under the game's symmetries, `pos` included; the
@@ -453,7 +451,7 @@ pub trait Game: Sync + Send {
     /// OPTIONAL. The first damaged block met by the tables the game reads besides its own
     /// (chess sub-tables) since they were opened: a solve that met one must not be
     /// written. Default: none (a game that reads no tables).
-    fn damage(&self) -> Option<crate::table::TableError> {
+    fn damage(&self) -> Option<TableError> {
         None
     }
 
@@ -490,6 +488,22 @@ pub fn count_from_successors<G: Game + ?Sized>(
     targets.len()
 }
 
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("distance {0} plies exceeds the record limit (a win of {max} plies, a loss of {lmax} plies)", max = MAX_WIN_PLIES, lmax = MAX_LOSS_PLIES)]
+    TooDeep(u16),
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
+    #[error("{threads} worker threads asked; the limit is {max}")]
+    TooManyThreads { threads: usize, max: usize },
+    #[error("{0}")]
+    Game(String),
+}
+
 /// Why a position typed by a user was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
@@ -499,81 +513,4 @@ pub enum PositionError {
     /// A well-formed position that cannot occur.
     #[error("illegal: {0}")]
     Illegal(String),
-}
-
-/// Why a probe gave no answer: the position, or a table that no longer reads (a
-/// compressed block damaged after the table was opened: see [`crate::table::damage`]).
-#[derive(Debug, thiserror::Error)]
-pub enum ProbeError {
-    #[error(transparent)]
-    Position(#[from] PositionError),
-    #[error(transparent)]
-    Table(#[from] crate::table::TableError),
-}
-
-/// Text forms of positions and moves, for the CLI, the JSON answers and the server.
-pub trait GameText: Game {
-    /// REQUIRED. One-line description: "king + bishop + knight vs king".
-    fn title(&self) -> String;
-
-    /// REQUIRED. Parse the user's notation (FEN, board string).
-    fn parse_position(&self, text: &str) -> Result<Self::Position, PositionError>;
-
-    /// REQUIRED. The notation `parse_position` reads.
-    fn position_text(&self, pos: &Self::Position) -> String;
-
-    /// REQUIRED. The probe answer as JSON and as words, built from the generic probe result.
-    fn present(&self, pos: &Self::Position, probed: &crate::probe::Probed) -> Presented;
-
-    /// REQUIRED. How distances are counted for people: per-distance statistics and summaries
-    /// use this (KBNK: moves; m,n,k: plies).
-    fn distance_unit(&self) -> DistanceUnit;
-
-    /// OPTIONAL. Extra lines for the summary after `retro generate` and in `retro info`
-    /// (m,n,k: the value of the empty board, positions reachable from it), computed from the
-    /// finished table. Default: none.
-    fn summary_lines(&self, _table: &crate::table::Table) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// A probe answer, rendered on demand: JSON for programs, words for people. Rendering only
-/// the form asked for keeps batch probing fast (no JSON tree, no text nobody reads).
-pub trait ProbeAnswer: Send {
-    /// One JSON object, on one line.
-    fn json(&self) -> String;
-    /// The answer in words, one or more lines.
-    fn text(&self) -> String;
-}
-
-/// What [`GameText::present`] returns.
-pub type Presented = Box<dyn ProbeAnswer>;
-
-/// How a game counts distances for people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DistanceUnit {
-    /// Chess style: "mate in n moves"; win in p plies = (p + 1) / 2 moves, loss in p plies =
-    /// p / 2 moves.
-    Moves,
-    /// Plies, as stored.
-    Plies,
-}
-
-impl DistanceUnit {
-    /// A stored distance in plies in this unit.
-    pub fn count(self, v: Value) -> Option<u16> {
-        match (self, v) {
-            (DistanceUnit::Plies, Value::Win(p) | Value::Loss(p)) => Some(p),
-            (DistanceUnit::Moves, Value::Win(p)) => Some(p.div_ceil(2)),
-            (DistanceUnit::Moves, Value::Loss(p)) => Some(p / 2),
-            _ => None,
-        }
-    }
-
-    pub fn word(self) -> &'static str {
-        match self {
-            DistanceUnit::Moves => "moves",
-            DistanceUnit::Plies => "plies",
-        }
-    }
 }

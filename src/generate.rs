@@ -118,7 +118,10 @@ pub fn with_threads<R: Send>(
 ) -> Result<R, SolveError> {
     let n = threads.unwrap_or(0);
     if n > MAX_THREADS {
-        return Err(SolveError::TooManyThreads { threads: n });
+        return Err(SolveError::TooManyThreads {
+            threads: n,
+            max: MAX_THREADS,
+        });
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(n)

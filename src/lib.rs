@@ -3,9 +3,11 @@
 //! The engine ([`game`], [`solve`], [`table`], [`probe`]) knows nothing about any game; the
 //! plug-ins live in `games/`, one folder each, and are listed in [`registry`].
 
+pub mod error;
 pub mod game;
 pub mod generate;
 pub mod memory;
+pub mod present;
 pub mod probe;
 pub mod progress;
 pub mod rebuild;

@@ -324,7 +324,7 @@ fn generate_one(
 }
 
 /// Probe one position given as text: the answer, or why there is none.
-type ProbeFn<'a> = dyn Fn(&str) -> Result<retro::game::Presented, Refused> + Sync + 'a;
+type ProbeFn<'a> = dyn Fn(&str) -> Result<retro::present::Presented, Refused> + Sync + 'a;
 
 /// Why a probe gave no answer: the game refused the position, or something else failed
 /// (a missing or damaged table). A refused position is common in a batch of random
@@ -404,8 +404,8 @@ fn cmd_probe(a: ProbeArgs) -> Result<bool> {
     let (plugin, table) = (&*loaded.plugin, &loaded.table);
     probe_with(&a, &|text: &str| {
         plugin.probe(table, text).map_err(|e| match e {
-            retro::game::ProbeError::Position(p) => Refused::Position(p),
-            retro::game::ProbeError::Table(t) => Refused::Other(t.into()),
+            retro::present::ProbeError::Position(p) => Refused::Position(p),
+            retro::present::ProbeError::Table(t) => Refused::Other(t.into()),
         })
     })
 }

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::game::{
-    DistanceUnit, Game, GameText, Presented, ProbeError, Records, Section, SolveOptions,
-};
+use crate::game::{Game, Records, Section, SolveOptions};
+use crate::present::{DistanceUnit, GameText, Presented, ProbeError};
 use crate::progress::Progress;
 use crate::solve::SolveError;
 use crate::table::{shared, Load, Table, TableError};
@@ -69,7 +68,7 @@ impl<G: GameText + 'static> Plugin for G {
         GameText::distance_unit(self)
     }
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
-        Game::solve_records(self, opts)
+        crate::solve::Solve::solve_records(self, opts)
     }
     fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a> {
         Box::new(crate::rebuild::Rebuilt { game: self, table })

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::game::{DistanceUnit, Value};
+use crate::game::Value;
+use crate::present::DistanceUnit;
 use crate::table::Header;
 
 /// Counts of one section.

@@ -26,10 +26,8 @@ use super::material::{Color, Material, Role};
 use super::moves::{en_passant_after, has_move, legal_moves, make, Move};
 use super::subtables::{self, SubTableError, SubTables};
 use super::{Chess, Position};
-use crate::game::{
-    DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Successor,
-    Value,
-};
+use crate::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use crate::present::{DistanceUnit, GameText, Presented};
 use crate::probe::Probed;
 use crate::table::Metric;
 
@@ -174,39 +172,37 @@ impl Game for ChessDtz {
         self.chess.terminal(pos)
     }
 
-    fn solve(
+    fn own_records(
         &self,
         opts: &crate::game::SolveOptions,
-    ) -> Result<crate::game::Solution, crate::solve::SolveError> {
-        Ok(self.solve_records(opts)?.to_solution(opts.progress))
-    }
-
-    fn solve_records(
-        &self,
-        opts: &crate::game::SolveOptions,
-    ) -> Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError> {
-        if self.chess.subs.is_rules_only() {
-            return Err(crate::solve::SolveError::Game(format!(
-                "{} was opened without its sub-tables and cannot be solved",
-                self.name()
-            )));
-        }
-        if mate_is_the_only_zeroing_win(self.material()) {
-            if let Some(sol) = super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)? {
-                return Ok(Box::new(FromDtm(sol)));
+    ) -> Option<Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError>> {
+        type Made<'a> = Result<Box<dyn crate::game::Records + 'a>, crate::solve::SolveError>;
+        Some((|| -> Made<'_> {
+            if self.chess.subs.is_rules_only() {
+                return Err(crate::solve::SolveError::Game(format!(
+                    "{} was opened without its sub-tables and cannot be solved",
+                    self.name()
+                )));
             }
-        } else if super::bareking::applies(self.material()) {
-            let (layout, subs) = (&self.chess.layout, &self.chess.subs);
-            if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
-                return Ok(Box::new(codes));
+            if mate_is_the_only_zeroing_win(self.material()) {
+                if let Some(sol) =
+                    super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)?
+                {
+                    return Ok(Box::new(FromDtm(sol)));
+                }
+            } else if super::bareking::applies(self.material()) {
+                let (layout, subs) = (&self.chess.layout, &self.chess.subs);
+                if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
+                    return Ok(Box::new(codes));
+                }
             }
-        }
-        // Without pawns, no move of the table restarts: one tier.
-        let tier: Option<crate::solve::restart::Tier<'_, Position>> =
-            self.material().has_pawns().then_some(&pawn_advance);
-        Ok(Box::new(crate::solve::restart::solve_values(
-            self, tier, opts,
-        )?))
+            // Without pawns, no move of the table restarts: one tier.
+            let tier: Option<crate::solve::restart::Tier<'_, Position>> =
+                self.material().has_pawns().then_some(&pawn_advance);
+            Ok(Box::new(crate::solve::restart::solve_values(
+                self, tier, opts,
+            )?))
+        })())
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {

@@ -23,10 +23,8 @@ pub mod subtables;
 
 use std::path::Path;
 
-use crate::game::{
-    DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Successor,
-    Value,
-};
+use crate::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use crate::present::{DistanceUnit, GameText, Presented};
 use crate::probe::Probed;
 
 use index::{transform, Layout};
@@ -276,29 +274,31 @@ impl Game for Chess {
         moves::terminal(pos)
     }
 
-    fn solve(
+    fn own_solution(
         &self,
         opts: &crate::game::SolveOptions,
-    ) -> Result<crate::game::Solution, crate::solve::SolveError> {
-        match self.bare_king(opts)? {
+    ) -> Option<Result<crate::game::Solution, crate::solve::SolveError>> {
+        Some((|| match self.bare_king(opts)? {
             Some(sol) => Ok(sol),
             None => Ok(crate::game::Records::to_solution(
                 &self.one_byte(opts)?,
                 opts.progress,
             )),
-        }
+        })())
     }
 
-    /// As [`Chess::solve`], but the records are made as they are written from the
+    /// As [`Chess::own_solution`], but the records are made as they are written from the
     /// one-byte solver's values: a byte a slot instead of three at the end.
-    fn solve_records(
+    fn own_records(
         &self,
         opts: &crate::game::SolveOptions,
-    ) -> Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError> {
-        Ok(match self.bare_king(opts)? {
-            Some(sol) => Box::new(sol),
-            None => Box::new(self.one_byte(opts)?),
-        })
+    ) -> Option<Result<Box<dyn crate::game::Records + '_>, crate::solve::SolveError>> {
+        Some((|| {
+            Ok(match self.bare_king(opts)? {
+                Some(sol) => Box::new(sol) as Box<dyn crate::game::Records>,
+                None => Box::new(self.one_byte(opts)?),
+            })
+        })())
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {

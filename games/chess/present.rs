@@ -8,7 +8,8 @@ use super::material::{Material, Role};
 use super::moves::{legal_moves, make, terminal, Move};
 use super::notation::{san, uci, San, Uci};
 use super::position::Position;
-use crate::game::{Presented, ProbeAnswer, Value};
+use crate::game::Value;
+use crate::present::{Presented, ProbeAnswer};
 use crate::probe::Probed;
 
 /// "king + queen vs king + rook".

@@ -9,7 +9,8 @@ use super::moves::{legal_moves, make, Move};
 use super::notation::{san, uci, San, Uci};
 use super::position::Position;
 use super::present::{BestMove, DtzBeside, Source};
-use crate::game::{Presented, ProbeAnswer, Value};
+use crate::game::Value;
+use crate::present::{Presented, ProbeAnswer};
 use crate::probe::Probed;
 
 /// The category of a DTZ value for the side to move, with the clock at zero.

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::game::{PositionError, Presented, ProbeError};
+use crate::game::PositionError;
+use crate::present::{Presented, ProbeError};
 use crate::registry::{self, Loaded, RegistryError};
 
 /// Why a position could not be answered.

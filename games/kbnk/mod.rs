@@ -16,9 +16,9 @@ use crate::chess::moves::{legal_moves, make, terminal, unmoves, Move};
 use crate::chess::present::Source;
 pub use crate::chess::Position;
 use crate::game::{
-    DistanceUnit, Game, GameText, Index, Outcome, PositionError, Presented, Section, Solution,
-    SolveOptions, Successor, Value,
+    Game, Index, Outcome, PositionError, Section, Solution, SolveOptions, Successor, Value,
 };
+use crate::present::{DistanceUnit, GameText, Presented};
 use crate::probe::Probed;
 use crate::solve::SolveError;
 
@@ -89,8 +89,8 @@ impl Game for Kbnk {
         out.extend(v.iter().map(|p| self.encode(p)));
     }
 
-    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
-        solver::solve(opts)
+    fn own_solution(&self, opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
+        Some(solver::solve(opts))
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {

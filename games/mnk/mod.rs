@@ -18,10 +18,8 @@ pub mod notation;
 pub mod present;
 pub mod tiers;
 
-use crate::game::{
-    DistanceUnit, Game, GameText, Index, PositionError, Presented, Section, Solution, SolveOptions,
-    Successor, Value,
-};
+use crate::game::{Game, Index, PositionError, Section, Solution, SolveOptions, Successor, Value};
+use crate::present::{DistanceUnit, GameText, Presented};
 use crate::solve::SolveError;
 use crate::table::Table;
 
@@ -306,8 +304,8 @@ impl Game for Mnk {
         }
     }
 
-    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
-        tiers::solve(self, opts)
+    fn own_solution(&self, opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
+        Some(tiers::solve(self, opts))
     }
 
     fn images(&self, pos: &Board) -> Vec<Board> {

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::board::Board;
 use super::notation::{board_picture, board_text};
 use super::Mnk;
-use crate::game::{Game, Presented, ProbeAnswer, Value};
+use crate::game::{Game, Value};
+use crate::present::{Presented, ProbeAnswer};
 use crate::probe::Probed;
 use crate::table::Table;
 

@@ -4,6 +4,7 @@
 use super::*;
 use crate::game::{Game, Outcome, Solution, SolveOptions};
 use crate::progress::Silent;
+use crate::solve::Solve;
 
 fn opts() -> SolveOptions<'static> {
     SolveOptions { progress: &Silent }

@@ -51,11 +51,11 @@ pub enum ApiError {
     Internal(String),
 }
 
-impl From<crate::game::ProbeError> for ApiError {
-    fn from(e: crate::game::ProbeError) -> ApiError {
+impl From<crate::present::ProbeError> for ApiError {
+    fn from(e: crate::present::ProbeError) -> ApiError {
         match e {
-            crate::game::ProbeError::Position(p) => ApiError::Position(p),
-            crate::game::ProbeError::Table(t) => ApiError::Damaged(t),
+            crate::present::ProbeError::Position(p) => ApiError::Position(p),
+            crate::present::ProbeError::Table(t) => ApiError::Damaged(t),
         }
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::api::{Headline, MaterialEntry, MaterialsResponse, TableInfo, TablesResponse};
-use crate::game::DistanceUnit;
+use crate::present::DistanceUnit;
 use crate::registry::{self, Loaded, Plugin};
 use crate::table::{Load, Table};
 

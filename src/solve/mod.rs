@@ -8,21 +8,34 @@ pub mod one_byte;
 pub mod restart;
 pub mod two_queue;
 
-/// Why a solve failed.
-#[derive(Debug, thiserror::Error)]
-pub enum SolveError {
-    #[error("distance {0} plies exceeds the record limit (a win of {max} plies, a loss of {lmax} plies)", max = crate::game::MAX_WIN_PLIES, lmax = crate::game::MAX_LOSS_PLIES)]
-    TooDeep(u16),
-    #[error("cannot start {threads} worker threads: {source}")]
-    Threads {
-        threads: usize,
-        source: rayon::ThreadPoolBuildError,
-    },
-    #[error("{threads} worker threads asked; the limit is {max}", max = crate::generate::MAX_THREADS)]
-    TooManyThreads { threads: usize },
-    #[error("{0}")]
-    Game(String),
+pub use crate::game::SolveError;
+use crate::game::{Game, Records, Solution, SolveOptions};
+
+/// Solving any game: with its own solver if it has one ([`Game::own_solution`],
+/// [`Game::own_records`]), else with the generic two-queue solver, the reference.
+pub trait Solve: Game + Sized {
+    /// Every position's record, in memory.
+    fn solve(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        match self.own_solution(opts) {
+            Some(solved) => solved,
+            None => match self.own_records(opts) {
+                Some(records) => Ok(records?.to_solution(opts.progress)),
+                None => two_queue::solve(self, opts),
+            },
+        }
+    }
+
+    /// Every position's record, for writing: made as they are written where the solver
+    /// allows it (see [`Game::own_records`]). The bytes are [`Solve::solve`]'s.
+    fn solve_records(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
+        match self.own_records(opts) {
+            Some(records) => records,
+            None => Ok(Box::new(self.solve(opts)?)),
+        }
+    }
 }
+
+impl<G: Game> Solve for G {}
 
 /// For the layered bitboard solvers: refuse layer `d` (wins at `d + 1` plies, losses at
 /// `d + 2`) if it found a distance a record cannot hold.

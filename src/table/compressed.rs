@@ -455,7 +455,7 @@ pub fn compress(
         return Err(TableError::Metric {
             path,
             what: "compressed",
-            metric: table.metric(),
+            metric: table.metric().to_string(),
         });
     }
     let io = |source| TableError::Io {

@@ -28,7 +28,6 @@ pub mod cache;
 pub mod complete;
 pub mod compressed;
 pub mod damage;
-pub mod error;
 pub mod header;
 pub mod metric;
 pub mod reader;
@@ -37,7 +36,7 @@ pub mod storage;
 pub mod verify;
 pub mod writer;
 
-pub use error::TableError;
+pub use crate::error::TableError;
 pub use header::{Header, SectionInfo};
 pub use metric::Metric;
 pub use reader::{set_never_map, written_in_older_format, Load, Table};

@@ -266,8 +266,8 @@ impl Table {
         let version = LE::read_u32(&head[8..12]);
         let hlen = LE::read_u32(&head[12..16]) as u64;
         if (1..VERSION).contains(&version) {
-            // An older table: name the command that regenerates it. Take the table's name
-            // from its header if that still reads, else from the file name.
+            // An older table, named so that the fix can name it: from its header if that
+            // still reads, else from the file name.
             let name = map
                 .bytes(0, hlen)
                 .ok()
@@ -277,19 +277,11 @@ impl Table {
                     let stem = path.file_stem().unwrap_or_default();
                     stem.to_string_lossy().into_owned()
                 });
-            let dir = path.parent().map(|d| match d.as_os_str().is_empty() {
-                true => Path::new("."),
-                false => d,
-            });
-            let mut command = crate::registry::generate_command(&name);
-            if let Some(dir) = dir {
-                command = format!("{command} --out {}", dir.display());
-            }
             return Err(TableError::OldVersion {
                 path: p(),
                 found: version,
                 expected: VERSION,
-                command,
+                name,
             });
         }
         if version != VERSION {

@@ -14,7 +14,8 @@ use rayon::prelude::*;
 
 use super::reader::ChecksumStatus;
 use super::Table;
-use crate::game::{GameText, Index, Value, NO_MOVE};
+use crate::game::{Index, Value, NO_MOVE};
+use crate::present::GameText;
 use crate::probe::outcome_value;
 use crate::progress::Progress;
 

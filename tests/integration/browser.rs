@@ -377,7 +377,7 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
         .await?;
     let t = retro::table::Table::open(&dir.path().join("KPvK.dtz.rtb")).unwrap();
     let want = super::browser_analysis::histogram_bars(
-        &retro::summary::stats(t.header(), retro::game::DistanceUnit::Plies)[0],
+        &retro::summary::stats(t.header(), retro::present::DistanceUnit::Plies)[0],
     );
     assert!(want.len() > 5, "{want:?}");
     assert_eq!(bars, Json::Array(want));

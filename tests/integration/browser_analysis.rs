@@ -12,7 +12,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value as Json};
 
 use super::browser::{kbnk_headline, kbnk_probe, kbnk_shows, target_dir, wait_js};
-use retro::game::DistanceUnit;
+use retro::present::DistanceUnit;
 use retro::registry;
 
 const ARROW_LEFT: char = '\u{E012}';

@@ -6,13 +6,15 @@
 //! Tables: the DTM and DTZ tables of KQvKR and KRvKP and everything they lead to, made once
 //! into a folder (the DTM tables copied from the shared set of 4-piece tables).
 
+use retro::solve::Solve;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use axum::Router;
 use serde_json::Value as Json;
 
-use retro::game::{DistanceUnit, Value};
+use retro::game::Value;
+use retro::present::DistanceUnit;
 use retro::progress::Silent;
 
 use super::common::{chess_all4, output_text, retro, stdout};
@@ -389,7 +391,7 @@ fn bare_king_dtz_is_the_restarting_solvers() {
     use retro::chess::dtz::{mate_is_the_only_zeroing_win, pawn_advance, ChessDtz};
     use retro::chess::material::Material;
     use retro::chess::Position;
-    use retro::game::{Game, Records, SolveOptions};
+    use retro::game::{Records, SolveOptions};
     let names = ["KQRvK", "KPvK"];
     let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
     let dir = tempfile::tempdir().unwrap();

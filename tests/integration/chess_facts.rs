@@ -7,8 +7,9 @@ use std::path::Path;
 
 use retro::chess::material::Material;
 use retro::chess::Chess;
-use retro::game::{DistanceUnit, Game, Value};
+use retro::game::{Game, Value};
 use retro::generate::with_threads;
+use retro::present::DistanceUnit;
 use retro::progress::Silent;
 use retro::registry;
 use retro::solve::one_byte::{check_passes, GamePasses};

@@ -2,11 +2,12 @@
 //! `kbnk.rtb` and `mnk-3x3-3.rtb`, each made once per test run. Tests only read them;
 //! a test that damages or replaces a table copies it into its own folder first.
 
+use retro::solve::Solve;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use retro::game::{Game, Solution, SolveOptions};
+use retro::game::{Solution, SolveOptions};
 use retro::progress::Silent;
 
 /// The KBNK solution, solved once (the plug-in's fast solver, all cores).

@@ -12,7 +12,8 @@ use tower::ServiceExt;
 
 use retro::chess::material::Material;
 use retro::chess::Chess;
-use retro::game::{Game, GameText, ProbeError};
+use retro::game::Game;
+use retro::present::{GameText, ProbeError};
 use retro::table::cache::CacheBudget;
 use retro::table::compressed::{compress, Sides, BLOCK_SLOTS};
 use retro::table::{Load, Table, TableError};

@@ -2,11 +2,13 @@
 //! written here without any of the plug-in's code) agreeing with the table on every
 //! position reachable from the empty board.
 
+use retro::solve::Solve;
 use std::collections::HashMap;
 
-use retro::game::{Game, GameText, PositionError, ProbeError, SolveOptions, Value};
+use retro::game::{Game, PositionError, SolveOptions, Value};
 use retro::generate::write_solution;
 use retro::mnk::Mnk;
+use retro::present::{GameText, ProbeError};
 use retro::progress::Silent;
 use retro::table::Table;
 

@@ -16,6 +16,7 @@ use serde_json::Value as Json;
 use tower::ServiceExt;
 
 use retro::game::*;
+use retro::present::*;
 use retro::probe::Probed;
 use retro::registry::{self, Loaded};
 use retro::serve::{router, AppState};

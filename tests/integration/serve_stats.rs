@@ -10,7 +10,8 @@ use http_body_util::BodyExt;
 use serde_json::Value as Json;
 use tower::ServiceExt;
 
-use retro::game::{DistanceUnit, Value};
+use retro::game::Value;
+use retro::present::DistanceUnit;
 use retro::registry;
 use retro::serve::{router, AppState};
 

@@ -1,4 +1,9 @@
-//! Everything that can be wrong with a table file, each naming the problem.
+//! The engine's errors about table files, at the bottom of the engine: the game contract
+//! ([`crate::game`]) reports damage in the tables a game reads with them, and imports nothing
+//! else of the engine.
+//!
+//! Each variant carries data, never a command to type: the CLI and the server say how to
+//! fix it in their own words (a table to make again is named, not spelled as a command).
 
 use std::path::PathBuf;
 
@@ -11,14 +16,19 @@ pub enum TableError {
     },
     #[error("{path}: not a regular file ({kind}); a table must be a plain file")]
     NotRegular { path: PathBuf, kind: &'static str },
-    #[error("{path}: table format version {found}, this build reads version {expected}: regenerate it with `{command}`")]
+    /// A table written by an older retro: made again from its name.
+    #[error("{path}: table format version {found}, this build reads version {expected}")]
     OldVersion {
         path: PathBuf,
         found: u32,
         expected: u32,
-        command: String,
+        /// The table's name, from its header or else its file name.
+        name: String,
     },
-    #[error("{path}: compressed table format version {found}, this build reads version {expected}: make it again from its dense table with `retro compress {dense}`", dense = .dense.display())]
+    /// A compressed table of an older format: made again from its dense table.
+    #[error(
+        "{path}: compressed table format version {found}, this build reads version {expected}"
+    )]
     OldCompressed {
         path: PathBuf,
         found: u32,
@@ -28,7 +38,7 @@ pub enum TableError {
     },
     #[error("{path}: not a retro table (wrong magic bytes)")]
     Magic { path: PathBuf },
-    #[error("{path}: table format version {found} is newer than this build's version {expected}: use a newer retro, or regenerate it with `retro generate`")]
+    #[error("{path}: table format version {found} is newer than this build's version {expected}")]
     Version {
         path: PathBuf,
         found: u32,
@@ -57,7 +67,8 @@ pub enum TableError {
     Metric {
         path: PathBuf,
         what: &'static str,
-        metric: super::Metric,
+        /// The metric's name (`DTZ`).
+        metric: String,
     },
     #[error("{path}: table is for {found}, expected {expected}")]
     WrongGame {
