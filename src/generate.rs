@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::game::{Records, Solution, SolveOptions};
+use crate::plugin::Plugin;
 use crate::progress::Progress;
-use crate::registry::Plugin;
 use crate::solve::SolveError;
 use crate::table::{write_records, Header, TableError};
 

@@ -4,9 +4,11 @@
 //! plug-ins live in `games/`, one folder each, and are listed in [`registry`].
 
 pub mod error;
+pub mod fixes;
 pub mod game;
 pub mod generate;
 pub mod memory;
+pub mod plugin;
 pub mod present;
 pub mod probe;
 pub mod progress;
@@ -30,3 +32,11 @@ pub mod mnk;
 
 #[cfg(test)]
 mod testgame;
+
+/// Every game family this program knows, in the order they are listed and sorted: adding a
+/// game is its folder and one entry here.
+pub static GAMES: registry::Registry = registry::Registry::new(&[
+    &kbnk::family::FAMILY,
+    &chess::family::FAMILY,
+    &mnk::family::FAMILY,
+]);

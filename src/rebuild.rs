@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::game::{Game, Index, Records, Value, NO_MOVE};
+use crate::plugin::Plugin;
 use crate::probe::solver_move;
 use crate::progress::Progress;
-use crate::registry::Plugin;
 use crate::table::{write_records_as, Header, Table, TableError};
 
 /// Write the dense table of `plugin` rebuilt from `table` (its compressed form) into

@@ -1,255 +1,269 @@
-//! The games this build knows, behind one object-safe trait, so the CLI and the server can
-//! work with any table by name. The list of games is one table, [`GAMES`]: adding a game is
-//! a folder under `games/`, a `mod` line in `lib.rs`, and one entry there.
+//! Game families, and tables found by name through them.
+//!
+//! A [`Family`] is one game folder's account of itself: its id, which table names are its
+//! own and what parameters they mean, how to open one, how to make a missing one, which
+//! viewer shows it and which of its tables `retro serve` makes by default. The engine
+//! knows no family: the program lists them in one [`Registry`], and everything here works
+//! for whatever list it is given (the chess crate, for one, opens its sub-tables through a
+//! registry of chess alone).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::game::{Game, Records, Section, SolveOptions};
-use crate::present::{DistanceUnit, GameText, Presented, ProbeError};
-use crate::progress::Progress;
-use crate::solve::SolveError;
-use crate::table::{shared, Load, Table, TableError};
+use crate::plugin::Plugin;
+use crate::table::{shared, table_path, Load, Table, TableError};
 
-/// A game with its parameters, type-erased.
-pub trait Plugin: Send + Sync {
-    /// Table name and file stem: `kbnk`, `mnk-4x3-3`.
-    fn name(&self) -> String;
-    /// Human description.
-    fn title(&self) -> String;
-    /// Game id and parameters, as in the table header.
-    fn params(&self) -> (&'static str, Vec<(String, i64)>);
-    fn sections(&self) -> Vec<Section>;
-    fn distance_unit(&self) -> DistanceUnit;
-    /// Solve every position; the records may be made as they are read (see
-    /// [`Game::solve_records`]).
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError>;
-    /// Probe a position given in the game's notation; an error, never an answer, if a
-    /// compressed table it reads turns out damaged.
-    fn probe(&self, table: &Table, position: &str) -> Result<Presented, ProbeError>;
-    /// Game-specific summary lines (see [`GameText::summary_lines`]).
-    fn summary_lines(&self, table: &Table) -> Vec<String>;
-    /// The position stored at `index`, in the game's notation (`None` for an unused slot).
-    fn position_at(&self, index: crate::game::Index) -> Option<String>;
-    /// Which web viewer shows this table (`"chess"`, `"board"`).
+/// A game family: REQUIRED are its id, help, [`Family::claims`] and [`Family::open`]; the
+/// rest is OPTIONAL, with the default each one states.
+pub trait Family: Sync {
+    /// REQUIRED. The game id written in table headers (`chess`, `mnk`).
+    fn id(&self) -> &'static str;
+
+    /// REQUIRED. Its table names, for people: `mnk-<width>x<height>-<k>`.
+    fn pattern(&self) -> &'static str;
+
+    /// REQUIRED. One line of help.
+    fn help(&self) -> &'static str;
+
+    /// REQUIRED. True for the table names this family owns, well-formed or not
+    /// ([`Family::open`] says what is wrong with a bad one).
+    fn claims(&self, name: &str) -> bool;
+
+    /// REQUIRED. The plug-in of table `name`; `dir` holds the tables it reads besides its
+    /// own (chess sub-tables). [`Opened::BadName`] says what is wrong with the name.
+    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, Opened>;
+
+    /// OPTIONAL. The name of the table with these parameters (the inverse of the name's
+    /// parsing), for commands that take them as flags. Default: the family has no
+    /// parameters, and its id is its only name.
+    fn name_of(&self, params: &[(&str, i64)]) -> Result<String, String> {
+        match params {
+            [] => Ok(self.id().to_string()),
+            [(p, _), ..] => Err(format!("{} takes no parameter '{p}'", self.id())),
+        }
+    }
+
+    /// OPTIONAL. How `retro generate` is told to make table `name`: its arguments after
+    /// `generate`. Default: the name alone.
+    fn generate_args(&self, name: &str) -> Vec<String> {
+        vec![name.to_string()]
+    }
+
+    /// OPTIONAL. The web viewer that shows its tables (`/api/tables` reports it). Default:
+    /// `"none"`, shown as a table of statistics only.
     fn viewer(&self) -> &'static str {
-        spec_of(&self.name()).map_or("none", |s| s.viewer)
+        "none"
     }
-    /// The dense records of `table` (which holds this game's values, compressed or not),
-    /// best moves included: see [`crate::rebuild`].
-    fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a>;
-    /// The value of slot `index` of `table` one ply on ([`crate::probe::one_ply`]).
-    fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value;
-    /// The first damaged block met by the tables the game reads ([`Game::damage`]).
-    fn damage(&self) -> Option<TableError>;
-    /// Recompute every record from its successors; see [`crate::table::verify`].
-    fn verify(
-        &self,
-        table: &Table,
-        limit: usize,
-        progress: &dyn Progress,
-    ) -> crate::table::verify::VerifyReport;
-}
 
-impl<G: GameText + 'static> Plugin for G {
-    fn name(&self) -> String {
-        Game::name(self)
+    /// OPTIONAL. The tables `retro serve` makes when they are missing, each after those it
+    /// reads. Default: none.
+    fn default_tables(&self) -> &'static [&'static str] {
+        &[]
     }
-    fn title(&self) -> String {
-        GameText::title(self)
-    }
-    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
-        Game::params(self)
-    }
-    fn sections(&self) -> Vec<Section> {
-        Game::sections(self)
-    }
-    fn distance_unit(&self) -> DistanceUnit {
-        GameText::distance_unit(self)
-    }
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
-        crate::solve::Solve::solve_records(self, opts)
-    }
-    fn rebuild<'a>(&'a self, table: &'a Table) -> Box<dyn Records + 'a> {
-        Box::new(crate::rebuild::Rebuilt { game: self, table })
-    }
-    fn probe(&self, table: &Table, position: &str) -> Result<Presented, ProbeError> {
-        let pos = self.parse_position(position)?;
-        // Presenting reads tables too (a chess move's sub-table): both are watched.
-        Ok(crate::table::damage::watch(|| {
-            let probed = crate::probe::probe(self, table, &pos);
-            self.present(&pos, &probed)
-        })?)
-    }
-    fn summary_lines(&self, table: &Table) -> Vec<String> {
-        GameText::summary_lines(self, table)
-    }
-    fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value {
-        crate::probe::one_ply(self, table, index)
-    }
-    fn damage(&self) -> Option<TableError> {
-        Game::damage(self)
-    }
-    fn position_at(&self, index: crate::game::Index) -> Option<String> {
-        self.decode(index).map(|p| self.position_text(&p))
-    }
-    fn verify(
-        &self,
-        table: &Table,
-        limit: usize,
-        progress: &dyn Progress,
-    ) -> crate::table::verify::VerifyReport {
-        crate::table::verify::verify(self, table, limit, progress)
+
+    /// OPTIONAL. How its tables sort among themselves, before their names. Default: by name.
+    fn sort_key(&self, _name: &str) -> Vec<u64> {
+        Vec::new()
     }
 }
 
-/// The plug-in behind a table name the game claims; `dir` holds the tables a plug-in
-/// reads besides its own (chess sub-tables).
-pub type MakePlugin = fn(&str, &Path) -> Result<Box<dyn Plugin>, RegistryError>;
-
-/// One game: how its table names look and how to make its plug-in.
-pub struct GameSpec {
-    /// The game id written in table headers.
-    pub id: &'static str,
-    /// Table names, for people: `mnk-<width>x<height>-<k>`.
-    pub pattern: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-    /// The web viewer that shows its tables (`/api/tables` reports it).
-    pub viewer: &'static str,
-    /// True for the table names this game owns (well-formed or not: `make` says what is
-    /// wrong with a bad one).
-    pub claims: fn(&str) -> bool,
-    pub make: MakePlugin,
+/// Why a family could not open a table.
+#[derive(Debug)]
+pub enum Opened {
+    /// The name is the family's but malformed, or names no table: why, in words.
+    BadName(String),
+    /// The table could not be opened (kept whole, so that the CLI can say how to fix it).
+    Failed(Box<dyn std::error::Error + Send + Sync>),
 }
 
-/// Every game, in the order names are tried.
-pub static GAMES: &[GameSpec] = &[
-    GameSpec {
-        id: "kbnk",
-        pattern: "kbnk",
-        help: "king + bishop + knight vs king, the seed's 16 MiB table",
-        viewer: "chess",
-        claims: |name| name == "kbnk",
-        make: |_, _| Ok(Box::new(crate::kbnk::Kbnk::new())),
-    },
-    GameSpec {
-        id: "mnk",
-        pattern: "mnk-<width>x<height>-<k>",
-        help: "k-in-a-row on a board of up to 20 cells, e.g. mnk-4x3-3",
-        viewer: "board",
-        claims: |name| name.starts_with("mnk-"),
-        make: make_mnk,
-    },
-    GameSpec {
-        id: "chess",
-        pattern: "<material>",
-        help: "a chess endgame of up to 5 pieces, named as Syzygy does, e.g. KQvKR, KRPvKR",
-        viewer: "chess",
-        // Names shaped like a material: `K…vK…`.
-        claims: |name| name.starts_with(['K', 'k']) && name.contains(['v', 'V']),
-        make: make_chess,
-    },
-];
-
-fn make_mnk(name: &str, _: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
-    let bad = || {
-        RegistryError::BadParams(format!(
-            "'{name}' is not a k-in-a-row table name: expected mnk-<width>x<height>-<k>, e.g. mnk-4x3-3"
-        ))
-    };
-    let rest = name.strip_prefix("mnk-").ok_or_else(bad)?;
-    let (wh, k) = rest.split_once('-').ok_or_else(bad)?;
-    let (w, h) = wh.split_once('x').ok_or_else(bad)?;
-    let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
-    let game = crate::mnk::Mnk::new(num(w)?, num(h)?, num(k)?)
-        .map_err(|e| RegistryError::BadParams(e.to_string()))?;
-    Ok(Box::new(game))
-}
-
-fn make_chess(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
-    let bad = |e: String| RegistryError::BadParams(e);
-    let (material, dtz) = match name.strip_suffix(crate::chess::subtables::DTZ_SUFFIX) {
-        Some(m) => (m, true),
-        None => (name, false),
-    };
-    let m = crate::chess::material::Material::parse(material).map_err(|e| bad(e.to_string()))?;
-    if m.is_bare_kings() {
-        return Err(bad("KvK has no table: two bare kings are a draw".into()));
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for Opened {
+    fn from(e: E) -> Opened {
+        Opened::Failed(Box::new(e))
     }
-    let (c, _) = m.canonical();
-    if c.to_string() != material {
-        return Err(bad(format!(
-            "the table of {m} is {c} (Syzygy's colouring and piece order)"
-        )));
-    }
-    if dtz {
-        let game = crate::chess::dtz::ChessDtz::open(&c, dir).map_err(|e| bad(e.to_string()))?;
-        return Ok(Box::new(game));
-    }
-    let game = crate::chess::Chess::open(&c, dir).map_err(|e| bad(e.to_string()))?;
-    Ok(Box::new(game))
 }
 
-/// The spec of the game a table name belongs to.
-pub fn spec_of(name: &str) -> Option<&'static GameSpec> {
-    GAMES.iter().find(|g| (g.claims)(name))
+/// The families a program knows, in the order they are listed to people and their tables
+/// are sorted.
+#[derive(Clone, Copy)]
+pub struct Registry {
+    families: &'static [&'static dyn Family],
 }
 
-/// Why a table name or game could not be resolved.
+/// Why a table name or game could not be resolved. Each variant carries data; the CLI and
+/// the server say how to fix it.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
-    #[error("unknown game or table '{0}' (known: {known})", known = GAMES.iter().map(|g| g.pattern).collect::<Vec<_>>().join(", "))]
-    Unknown(String),
+    #[error("unknown game or table '{name}' (known: {known})")]
+    Unknown {
+        name: String,
+        /// The families' name patterns, for the message.
+        known: String,
+    },
     #[error("{0}")]
     BadParams(String),
-    #[error("no table '{name}' in {dir}: create it with `{command}`")]
-    Missing {
-        name: String,
-        dir: PathBuf,
-        command: String,
-    },
+    /// The family could not open a table it owns (chess: a sub-table is missing or bad).
+    #[error(transparent)]
+    Open(Box<dyn std::error::Error + Send + Sync>),
+    /// No file of the table: made with the family's [`Family::generate_args`].
+    #[error("no table '{name}' in {dir}")]
+    Missing { name: String, dir: PathBuf },
     #[error(transparent)]
     Table(#[from] TableError),
 }
 
-/// The game behind a table name (chess sub-tables are looked for in `tables/`).
-pub fn plugin(name: &str) -> Result<Box<dyn Plugin>, RegistryError> {
-    plugin_in(name, Path::new("tables"))
+/// A table opened and checked against its game.
+pub struct Loaded {
+    pub plugin: Box<dyn Plugin>,
+    /// Shared with every other user of the same file in this process (see
+    /// [`crate::table::shared`]).
+    pub table: Arc<Table>,
 }
 
-/// The game behind a table name, with the tables it reads besides its own in `dir`.
-pub fn plugin_in(name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
-    let spec = spec_of(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))?;
-    (spec.make)(name, dir)
-}
-
-/// The command that generates table `name`.
-pub fn generate_command(name: &str) -> String {
-    match name.strip_prefix("mnk-").and_then(|r| {
-        let (wh, k) = r.split_once('-')?;
-        let (w, h) = wh.split_once('x')?;
-        Some(format!(
-            "retro generate mnk --width {w} --height {h} --k {k}"
-        ))
-    }) {
-        Some(c) => c,
-        None if spec_of(name).is_some_and(|s| s.id == "chess") => {
-            format!("retro generate chess {name}")
-        }
-        None => format!("retro generate {name}"),
+impl Registry {
+    pub const fn new(families: &'static [&'static dyn Family]) -> Registry {
+        Registry { families }
     }
-}
 
-/// The file of table `name` in `dir`: the dense one (`.rtb`, what `generate` writes and
-/// the fastest to read) if it is there, else the compressed one (`.rtbc`) if that is.
-pub fn table_path(dir: &Path, name: &str) -> PathBuf {
-    let dense = dir.join(format!("{name}.{}", crate::table::EXTENSION));
-    let small = dir.join(format!("{name}.{}", crate::table::compressed::EXTENSION));
-    if std::fs::symlink_metadata(&dense).is_err() && std::fs::symlink_metadata(&small).is_ok() {
-        small
-    } else {
-        dense
+    pub fn families(&self) -> &'static [&'static dyn Family] {
+        self.families
+    }
+
+    /// The family a table name belongs to.
+    pub fn family_of(&self, name: &str) -> Option<&'static dyn Family> {
+        self.families.iter().copied().find(|f| f.claims(name))
+    }
+
+    /// The family with this id.
+    pub fn family(&self, id: &str) -> Option<&'static dyn Family> {
+        self.families.iter().copied().find(|f| f.id() == id)
+    }
+
+    fn unknown(&self, name: &str) -> RegistryError {
+        RegistryError::Unknown {
+            name: name.to_string(),
+            known: self
+                .families
+                .iter()
+                .map(|f| f.pattern())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// The game behind a table name, with the tables it reads besides its own in `dir`.
+    pub fn plugin_in(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
+        let family = self.family_of(name).ok_or_else(|| self.unknown(name))?;
+        family.open(name, dir).map_err(|e| match e {
+            Opened::BadName(why) => RegistryError::BadParams(why),
+            Opened::Failed(e) => RegistryError::Open(e),
+        })
+    }
+
+    /// The game behind a table name (chess sub-tables are looked for in `tables/`).
+    pub fn plugin(&self, name: &str) -> Result<Box<dyn Plugin>, RegistryError> {
+        self.plugin_in(name, Path::new("tables"))
+    }
+
+    /// The arguments of `retro generate` that make table `name` (see
+    /// [`Family::generate_args`]), if a family knows the name.
+    pub fn generate_args(&self, name: &str) -> Option<Vec<String>> {
+        self.family_of(name).map(|f| f.generate_args(name))
+    }
+
+    /// Every family's default tables, in the registry's order.
+    pub fn default_tables(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.families
+            .iter()
+            .flat_map(|f| f.default_tables().iter().copied())
+    }
+
+    /// How table `name` sorts in lists: by family, then as the family says, then by name.
+    pub fn order_key(&self, name: &str) -> (usize, Vec<u64>, String) {
+        match self.families.iter().position(|f| f.claims(name)) {
+            Some(rank) => (rank, self.families[rank].sort_key(name), name.to_string()),
+            None => (self.families.len(), Vec::new(), name.to_string()),
+        }
+    }
+
+    /// Give `table` (of the game named in its header, its other tables in `dir`) the game
+    /// that finds its dropped section, if it drops one: an error if that game cannot be made.
+    pub fn complete(&self, table: &Table, dir: &Path) -> Result<(), RegistryError> {
+        if table.is_complete() {
+            return Ok(());
+        }
+        let plugin = self.plugin_in(&table.header().name, dir)?;
+        table.complete_with(|| Some(Box::new(ByPlugin(plugin))));
+        Ok(())
+    }
+
+    /// Open table `name` from `dir`: [`RegistryError::Missing`] if it is not there.
+    pub fn open(&self, dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
+        let path = table_path(dir, name);
+        // Only a name that is not there at all is "missing"; a symbolic link loop, a
+        // dangling link or an unreadable folder are reported as what they are, by the open
+        // below.
+        if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        {
+            // Refuse a bad name before naming a missing file.
+            self.family_of(name).ok_or_else(|| self.unknown(name))?;
+            return Err(RegistryError::Missing {
+                name: name.to_string(),
+                dir: dir.to_path_buf(),
+            });
+        }
+        let plugin = self.plugin_in(name, dir)?;
+        let table = shared::open(&path, Load::Auto)?;
+        check(&*plugin, &table)?;
+        self.complete(&table, dir)?;
+        Ok(Loaded { plugin, table })
+    }
+
+    /// Open a table file by path, finding its game from the header.
+    pub fn open_file(&self, path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryError> {
+        let table = if verify_checksum {
+            shared::open(path, Load::Auto)?
+        } else {
+            Arc::new(Table::open_unverified(path)?)
+        };
+        self.with_plugin(path, table)
+    }
+
+    /// Open a table file by path, checked in full, its bytes held as `load` says.
+    pub fn open_file_with(&self, path: &Path, load: Load) -> Result<Loaded, RegistryError> {
+        self.with_plugin(path, shared::open(path, load)?)
+    }
+
+    /// The game of an opened table file; the tables it reads besides its own (chess
+    /// sub-tables) are looked for beside it.
+    fn with_plugin(&self, path: &Path, table: Arc<Table>) -> Result<Loaded, RegistryError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let plugin = self.plugin_in(&table.header().name, dir)?;
+        check(&*plugin, &table)?;
+        self.complete(&table, dir)?;
+        Ok(Loaded { plugin, table })
+    }
+
+    /// Every readable table in `dir`, sorted by name; unreadable files (special files
+    /// included: they are refused, never opened) are returned as errors.
+    pub fn scan(&self, dir: &Path, load: Load) -> Vec<Result<Loaded, RegistryError>> {
+        use crate::table::{compressed, EXTENSION};
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        // A compressed table beside its dense twin is left to the dense one.
+                        p.extension().is_some_and(|e| e == EXTENSION)
+                            || (p.extension().is_some_and(|e| e == compressed::EXTENSION)
+                                && !p.with_extension(EXTENSION).exists())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        paths.sort();
+        paths
+            .into_iter()
+            .map(|p| self.open_file_with(&p, load))
+            .collect()
     }
 }
 
@@ -263,66 +277,6 @@ impl crate::table::complete::Complete for ByPlugin {
     fn damage(&self) -> Option<TableError> {
         self.0.damage()
     }
-}
-
-/// Give `table` (of the game named in its header, its other tables in `dir`) the game
-/// that finds its dropped section, if it drops one: an error if that game cannot be made.
-pub fn complete(table: &Table, dir: &Path) -> Result<(), RegistryError> {
-    if table.is_complete() {
-        return Ok(());
-    }
-    let plugin = plugin_in(&table.header().name, dir)?;
-    table.complete_with(|| Some(Box::new(ByPlugin(plugin))));
-    Ok(())
-}
-
-/// A table opened and checked against its game.
-pub struct Loaded {
-    pub plugin: Box<dyn Plugin>,
-    /// Shared with every other user of the same file in this process (see
-    /// [`crate::table::shared`]).
-    pub table: Arc<Table>,
-}
-
-/// Open table `name` from `dir`, with an error naming the command that makes it if missing.
-pub fn open(dir: &Path, name: &str) -> Result<Loaded, RegistryError> {
-    let path = table_path(dir, name);
-    // Only a name that is not there at all is "missing"; a symbolic link loop, a dangling
-    // link or an unreadable folder are reported as what they are, by the open below.
-    if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
-        // Refuse a bad name before naming a missing file.
-        spec_of(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))?;
-        return Err(RegistryError::Missing {
-            name: name.to_string(),
-            dir: dir.to_path_buf(),
-            command: format!("{} --out {}", generate_command(name), dir.display()),
-        });
-    }
-    let plugin = plugin_in(name, dir)?;
-    let table = shared::open(&path, Load::Auto)?;
-    check(&*plugin, &table)?;
-    complete(&table, dir)?;
-    Ok(Loaded { plugin, table })
-}
-
-/// Open a table file by path, finding its game from the header.
-pub fn open_file(path: &Path, verify_checksum: bool) -> Result<Loaded, RegistryError> {
-    let table = if verify_checksum {
-        shared::open(path, Load::Auto)?
-    } else {
-        Arc::new(Table::open_unverified(path)?)
-    };
-    with_plugin(path, table)
-}
-
-/// The game of an opened table file; the tables it reads besides its own (chess
-/// sub-tables) are looked for beside it.
-fn with_plugin(path: &Path, table: Arc<Table>) -> Result<Loaded, RegistryError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let plugin = plugin_in(&table.header().name, dir)?;
-    check(&*plugin, &table)?;
-    complete(&table, dir)?;
-    Ok(Loaded { plugin, table })
 }
 
 /// The table's header must describe exactly this game's index space.
@@ -347,32 +301,4 @@ fn check(plugin: &dyn Plugin, table: &Table) -> Result<(), TableError> {
         });
     }
     Ok(())
-}
-
-/// Open a table file by path, checked in full, its bytes held as `load` says.
-pub fn open_file_with(path: &Path, load: Load) -> Result<Loaded, RegistryError> {
-    with_plugin(path, shared::open(path, load)?)
-}
-
-/// Every readable table in `dir`, sorted by name; unreadable files (special files included:
-/// they are refused, never opened) are returned as errors.
-pub fn scan(dir: &Path, load: Load) -> Vec<Result<Loaded, RegistryError>> {
-    use crate::table::{compressed, EXTENSION};
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    // A compressed table beside its dense twin is left to the dense one.
-                    p.extension().is_some_and(|e| e == EXTENSION)
-                        || (p.extension().is_some_and(|e| e == compressed::EXTENSION)
-                            && !p.with_extension(EXTENSION).exists())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| open_file_with(&p, load))
-        .collect()
 }

@@ -8,6 +8,7 @@
 pub mod bareking;
 pub mod board;
 pub mod dtz;
+pub mod family;
 pub mod fen;
 pub mod index;
 pub mod material;
@@ -19,6 +20,7 @@ pub mod position;
 pub mod present;
 pub mod present_dtz;
 pub mod router;
+pub mod set;
 pub mod subtables;
 
 use std::path::Path;
@@ -107,7 +109,7 @@ impl Chess {
             .get_or_init(|| {
                 let dir = self.dir.as_ref()?;
                 let name = subtables::table_name(self.material(), crate::table::Metric::Dtz);
-                let path = crate::registry::table_path(dir, &name);
+                let path = crate::table::table_path(dir, &name);
                 if std::fs::symlink_metadata(&path).is_err() {
                     return None;
                 }

@@ -52,7 +52,7 @@ pub fn present_metric(
     metric: crate::table::Metric,
 ) -> Result<bool, crate::table::TableError> {
     let name = super::subtables::table_name(m, metric);
-    let path = crate::registry::table_path(dir, &name);
+    let path = crate::table::table_path(dir, &name);
     if !path.exists() || crate::table::written_in_older_format(&path) {
         return Ok(false);
     }
@@ -244,7 +244,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = Material::parse("KQvK").unwrap();
         assert!(!present(dir.path(), &m).unwrap());
-        let p = crate::registry::plugin_in("KQvK", dir.path()).unwrap();
+        let p = super::super::family::CHESS
+            .plugin_in("KQvK", dir.path())
+            .unwrap();
         crate::generate::generate(&*p, dir.path(), &crate::progress::Silent).unwrap();
         assert!(present(dir.path(), &m).unwrap());
         let path = super::super::subtables::path_of(dir.path(), &m);

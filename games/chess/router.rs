@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::game::PositionError;
 use crate::present::{Presented, ProbeError};
-use crate::registry::{self, Loaded, RegistryError};
+use crate::registry::{Loaded, RegistryError};
 
 /// Why a position could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +57,7 @@ impl Router {
         {
             return Ok(t.clone());
         }
-        let loaded = Arc::new(registry::open(&self.dir, name)?);
+        let loaded = Arc::new(super::family::CHESS.open(&self.dir, name)?);
         self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -13,7 +13,8 @@ use crate::table::{shared, Load, Metric, Table, TableError};
 /// Why the sub-tables of a material could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum SubTableError {
-    #[error("{material} needs its sub-table {child}, which is not in {dir}: create it with `retro generate chess {material_of_child}{flag} --out {dir}` (or generate {material} itself, which makes missing sub-tables first)", dir = .dir.display(), material_of_child = .child.trim_end_matches(DTZ_SUFFIX), flag = if .child.ends_with(DTZ_SUFFIX) { " --metric dtz" } else { "" })]
+    /// A sub-table to make first (the CLI and the server name the command).
+    #[error("{material} needs its sub-table {child}, which is not in {dir}", dir = .dir.display())]
     Missing {
         material: String,
         child: String,
@@ -81,7 +82,7 @@ pub fn table_name(m: &Material, metric: Metric) -> String {
 
 /// The table file of a material in `dir`.
 pub fn path_of(dir: &Path, m: &Material) -> PathBuf {
-    crate::registry::table_path(dir, &m.to_string())
+    crate::table::table_path(dir, &m.to_string())
 }
 
 impl SubTables {
@@ -110,7 +111,7 @@ impl SubTables {
         let mut subs = Vec::new();
         for child in m.children() {
             let name = table_name(&child, metric);
-            let path = crate::registry::table_path(dir, &name);
+            let path = crate::table::table_path(dir, &name);
             let material = table_name(m, metric);
             if !path.exists() {
                 return Err(SubTableError::Missing {
@@ -141,19 +142,21 @@ impl SubTables {
             }
             // A sub-table that stores one side to move only finds the other from its
             // own sub-tables, which must be here too.
-            crate::registry::complete(&table, dir).map_err(|e| SubTableError::Bad {
-                material: material.clone(),
-                child: name.clone(),
-                source: match e {
-                    crate::registry::RegistryError::Table(t) => t,
-                    e => TableError::Header {
-                        path: path.clone(),
-                        detail: format!(
-                            "stores one side to move only, and the other cannot be found: {e}"
-                        ),
+            super::family::CHESS
+                .complete(&table, dir)
+                .map_err(|e| SubTableError::Bad {
+                    material: material.clone(),
+                    child: name.clone(),
+                    source: match e {
+                        crate::registry::RegistryError::Table(t) => t,
+                        e => TableError::Header {
+                            path: path.clone(),
+                            detail: format!(
+                                "stores one side to move only, and the other cannot be found: {e}"
+                            ),
+                        },
                     },
-                },
-            })?;
+                })?;
             subs.push(Sub {
                 sig: signature_of_material(&child),
                 layout,

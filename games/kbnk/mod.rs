@@ -8,6 +8,7 @@
 //! `README.md` in this folder for the index and record layout.
 
 pub mod code;
+pub mod family;
 pub mod index;
 pub mod parse;
 pub mod solver;

@@ -13,6 +13,7 @@
 //! theirs (the game ended with that stone). Move code = cell index + 1.
 
 pub mod board;
+pub mod family;
 pub mod index;
 pub mod notation;
 pub mod present;

@@ -131,7 +131,7 @@ impl IntoResponse for ApiError {
 
 /// The command that makes table `name`, if a game knows the name.
 fn make_command(name: &str) -> Option<String> {
-    crate::registry::spec_of(name).map(|_| crate::registry::generate_command(name))
+    crate::fixes::generate_command(name)
 }
 
 /// `"; make it with `retro generate …`"`, or nothing for a name no game knows.

@@ -60,3 +60,15 @@ pub const IN_MEMORY_MAX: u64 = 64 << 20;
 pub fn checksum(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
+
+/// The file of table `name` in `dir`: the dense one (`.rtb`, what `generate` writes and
+/// the fastest to read) if it is there, else the compressed one (`.rtbc`) if that is.
+pub fn table_path(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let dense = dir.join(format!("{name}.{EXTENSION}"));
+    let small = dir.join(format!("{name}.{}", compressed::EXTENSION));
+    if std::fs::symlink_metadata(&dense).is_err() && std::fs::symlink_metadata(&small).is_ok() {
+        small
+    } else {
+        dense
+    }
+}

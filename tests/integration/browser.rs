@@ -25,7 +25,6 @@ use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value as Json};
 
-use retro::registry;
 use retro::serve::{router, AppState};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -178,7 +177,7 @@ pub(super) async fn drag(c: &Client, from_css: &str, to_css: &str) {
 
 /// What the library says about a KBNK position (what the page must show).
 pub(super) fn kbnk_probe(dir: &Path, fen: &str) -> Json {
-    let loaded = registry::open(dir, "kbnk").unwrap();
+    let loaded = retro::GAMES.open(dir, "kbnk").unwrap();
     serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap()
 }
 
@@ -261,7 +260,7 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
     let kpvk = retro::chess::material::Material::parse("KPvK").unwrap();
     for m in retro::chess::plan::closure(&[kpvk]) {
         for name in [m.to_string(), format!("{m}.dtz")] {
-            let p = registry::plugin_in(&name, dir.path()).unwrap();
+            let p = retro::GAMES.plugin_in(&name, dir.path()).unwrap();
             retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
         }
     }
@@ -682,7 +681,7 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
         "the value history of three positions",
     )
     .await;
-    let mnk = registry::open(dir, "mnk-3x3-3").unwrap();
+    let mnk = retro::GAMES.open(dir, "mnk-3x3-3").unwrap();
     let mnk_probe = |b: &str| -> Json {
         serde_json::from_str(&mnk.plugin.probe(&mnk.table, b).unwrap().json()).unwrap()
     };

@@ -32,7 +32,9 @@ fn dir() -> &'static Path {
         for m in MATERIALS {
             let dtm = format!("{m}.rtb");
             std::fs::copy(chess_all4().join(&dtm), dir.path().join(&dtm)).unwrap();
-            let p = retro::registry::plugin_in(&format!("{m}.dtz"), dir.path()).unwrap();
+            let p = retro::GAMES
+                .plugin_in(&format!("{m}.dtz"), dir.path())
+                .unwrap();
             retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
         }
         dir
@@ -49,7 +51,7 @@ fn app() -> &'static Router {
 fn dtz(fen: &str) -> Value {
     let pos = retro::chess::fen::parse(fen).unwrap();
     let (m, _) = pos.material().canonical();
-    let loaded = retro::registry::open(dir(), &format!("{m}.dtz")).unwrap();
+    let loaded = retro::GAMES.open(dir(), &format!("{m}.dtz")).unwrap();
     let j: Json =
         serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap();
     let d = j["dtz"].as_i64().unwrap();
@@ -369,7 +371,7 @@ fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
         let generic = retro::solve::restart::solve_values(&g, None, &opts).unwrap();
         assert!(bytes(&*fast) == bytes(&generic), "{m}");
         // And the values are the DTM table's.
-        let dtm = retro::registry::open(chess_all4(), m).unwrap();
+        let dtm = retro::GAMES.open(chess_all4(), m).unwrap();
         assert!(
             (0..g.size()).all(|i| fast.value(i) == dtm.table.value(i)),
             "{m}"
@@ -396,7 +398,9 @@ fn bare_king_dtz_is_the_restarting_solvers() {
     let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
     let dir = tempfile::tempdir().unwrap();
     for m in retro::chess::plan::closure(&materials) {
-        let p = retro::registry::plugin_in(&format!("{m}.dtz"), dir.path()).unwrap();
+        let p = retro::GAMES
+            .plugin_in(&format!("{m}.dtz"), dir.path())
+            .unwrap();
         retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
     }
     let opts = SolveOptions { progress: &Silent };

@@ -241,7 +241,7 @@ impl Tablebase {
         let served = self.app.table(&name).ok_or_else(|| {
             ApiError::NotInTablebase(format!(
                 "required table not found: {name} (make it with `{}`)",
-                crate::registry::generate_command(&name)
+                crate::fixes::generate_command(&name).unwrap_or_default()
             ))
         })?;
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
@@ -250,7 +250,7 @@ impl Tablebase {
             None => {
                 let g = Arc::new(
                     Chess::open(&material, self.app.dir())
-                        .map_err(|e| ApiError::NotInTablebase(e.to_string()))?,
+                        .map_err(|e| ApiError::NotInTablebase(crate::fixes::explained(&e)))?,
                 );
                 games.insert(name, g.clone());
                 g
