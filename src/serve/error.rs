@@ -60,6 +60,24 @@ impl From<crate::present::ProbeError> for ApiError {
     }
 }
 
+impl From<crate::chess::lichess::LichessError> for ApiError {
+    fn from(e: crate::chess::lichess::LichessError) -> ApiError {
+        use crate::chess::lichess::LichessError as L;
+        match e {
+            L::Query(q) => ApiError::TablebaseQuery(q),
+            L::InvalidFen(f) => ApiError::InvalidFen(f),
+            L::IllegalPosition(p) => ApiError::IllegalPosition(p),
+            L::NotInTablebase(why) => ApiError::NotInTablebase(why),
+            L::Missing { name } => ApiError::NotInTablebase(format!(
+                "required table not found: {name} (make it with `{}`)",
+                crate::fixes::generate_command(&name).unwrap_or_default()
+            )),
+            L::SubTables(e) => ApiError::NotInTablebase(crate::fixes::explained(&e)),
+            L::Damaged(t) => ApiError::Damaged(t),
+        }
+    }
+}
+
 impl ApiError {
     /// The status of each error: the only mapping in the server.
     pub fn status(&self) -> StatusCode {

@@ -11,6 +11,7 @@ pub mod dtz;
 pub mod family;
 pub mod fen;
 pub mod index;
+pub mod lichess;
 pub mod material;
 pub mod moves;
 pub mod notation;

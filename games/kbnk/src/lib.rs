@@ -149,6 +149,22 @@ impl GameText for Kbnk {
     }
 }
 
+/// The value of a KBNvK position of either colouring in the KBNK table (which holds
+/// white's bishop and knight: black's are seen from the other side). The Lichess answers
+/// read KBNvK from it when no chess table of that material is served.
+pub fn chess_value(table: &retro_engine::table::Table, pos: &Position) -> Value {
+    let p = if pos.pieces(
+        retro_chess::material::Color::White,
+        retro_chess::material::Role::Bishop,
+    ) != 0
+    {
+        *pos
+    } else {
+        pos.color_flipped()
+    };
+    table.value(Kbnk.encode(&p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

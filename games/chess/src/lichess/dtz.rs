@@ -5,26 +5,26 @@ use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::chess::dtz::ChessDtz;
-use crate::chess::dtz::FIFTY_MOVES;
-use crate::chess::moves::{legal_moves, terminal, Move};
-use crate::chess::subtables::table_name;
-use crate::chess::Position;
-use crate::game::{Game, Value};
-use crate::serve::AppState;
-use crate::table::Metric;
+use super::Tables;
+use crate::dtz::ChessDtz;
+use crate::dtz::FIFTY_MOVES;
+use crate::moves::{legal_moves, terminal, Move};
+use crate::subtables::table_name;
+use crate::Position;
+use retro_engine::game::{Game, Value};
+use retro_engine::table::Metric;
 
 /// The DTZ tables of a server, with their rules made on first use.
 pub struct DtzTables {
-    app: AppState,
+    tables: Arc<dyn Tables>,
     /// `None`: the table is served but its sub-tables' DTZ tables are not all there.
     games: Mutex<HashMap<String, Option<Arc<ChessDtz>>>>,
 }
 
 impl DtzTables {
-    pub fn new(app: AppState) -> DtzTables {
+    pub fn new(tables: Arc<dyn Tables>) -> DtzTables {
         DtzTables {
-            app,
+            tables,
             games: Mutex::new(HashMap::new()),
         }
     }
@@ -40,34 +40,34 @@ impl DtzTables {
         }
         let (material, _) = pos.material().canonical();
         let name = table_name(&material, Metric::Dtz);
-        let served = self.app.table(&name)?;
+        let table = self.tables.table(&name)?;
         let game = self.game(&name, &material)?;
         if pos.ep.is_none() {
-            return Some(served.table.value(game.encode(pos)));
+            return Some(table.value(game.encode(pos)));
         }
         // The stored position has no en-passant right: its captures are moves of their own,
         // weighed as a DTZ answer weighs every move.
-        let probed = crate::probe::probe(&*game, &served.table, pos);
+        let probed = retro_engine::probe::probe(&*game, table, pos);
         let mut legal = Vec::new();
         legal_moves(pos, &mut legal);
-        Some(crate::chess::present_dtz::beside(&*game, pos, &probed, &legal).value)
+        Some(crate::present_dtz::beside(&*game, pos, &probed, &legal).value)
     }
 
-    fn game(
-        &self,
-        name: &str,
-        material: &crate::chess::material::Material,
-    ) -> Option<Arc<ChessDtz>> {
+    fn game(&self, name: &str, material: &crate::material::Material) -> Option<Arc<ChessDtz>> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         games
             .entry(name.to_string())
-            .or_insert_with(|| ChessDtz::open(material, self.app.dir()).ok().map(Arc::new))
+            .or_insert_with(|| {
+                ChessDtz::open(material, self.tables.dir())
+                    .ok()
+                    .map(Arc::new)
+            })
             .clone()
     }
 }
 
 /// Syzygy's signed DTZ of a value for the side to move (-1 for a checkmated side).
-pub use crate::chess::present_dtz::signed as syzygy;
+pub use crate::present_dtz::signed as syzygy;
 
 /// The result class under the 50-move rule with a fresh clock, ordered best first for the
 /// side to move: win, cursed win, draw, blessed loss, loss.
@@ -101,7 +101,7 @@ pub fn best_move(pos: &Position, after: &[Option<Value>]) -> Option<usize> {
             let v = values[k];
             let dtz = syzygy(v).unwrap_or(0);
             let zeroing =
-                legal[k].capture.is_some() || legal[k].role == crate::chess::material::Role::Pawn;
+                legal[k].capture.is_some() || legal[k].role == crate::material::Role::Pawn;
             (
                 Reverse(v == Value::Loss(0)),
                 zeroing ^ (dtz < 0),

@@ -4,40 +4,40 @@
 //! pieces is "too many pieces" (404). Everything else goes to the chess FEN parser, which
 //! keeps the halfmove clock and move number.
 
-use crate::chess::board::{bb, parse_square, square};
-use crate::chess::fen::parse_full;
-use crate::chess::material::{Color, Role};
-use crate::chess::position::Illegality;
-use crate::chess::Position;
-use crate::game::PositionError;
-use crate::serve::ApiError;
+use super::LichessError;
+use crate::board::{bb, parse_square, square};
+use crate::fen::parse_full;
+use crate::material::{Color, Role};
+use crate::position::Illegality;
+use crate::Position;
+use retro_engine::game::PositionError;
 
 /// The position of a FEN given to `/standard`, with its clocks in `pos.clock`.
-pub fn read(raw: Option<&str>) -> Result<Position, ApiError> {
+pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     let raw = raw.unwrap_or_default();
     // `_` stands for a space, so a FEN fits in a URL unescaped.
     let text = raw.replace('_', " ");
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(ApiError::TablebaseQuery(
+        return Err(LichessError::Query(
             "missing query parameter 'fen' (a FEN; '_' may stand for spaces)".into(),
         ));
     }
-    if raw.len() > crate::serve::routes::MAX_POSITION_LEN {
-        return Err(ApiError::InvalidFen("longer than any FEN".into()));
+    if raw.len() > super::MAX_FEN_LEN {
+        return Err(LichessError::InvalidFen("longer than any FEN".into()));
     }
     if fields.len() > 6 {
-        return Err(ApiError::InvalidFen("more than 6 fields".into()));
+        return Err(LichessError::InvalidFen("more than 6 fields".into()));
     }
     let castling = fields.get(2).copied().unwrap_or("-");
     if castling != "-" && !castling.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)) {
-        return Err(ApiError::InvalidFen(format!(
+        return Err(LichessError::InvalidFen(format!(
             "bad castling field '{castling}'"
         )));
     }
     let ep = fields.get(3).copied().unwrap_or("-");
     if ep != "-" && parse_square(ep).is_none() {
-        return Err(ApiError::InvalidFen(format!(
+        return Err(LichessError::InvalidFen(format!(
             "bad en-passant square '{ep}'"
         )));
     }
@@ -52,7 +52,7 @@ pub fn read(raw: Option<&str>) -> Result<Position, ApiError> {
         .chars()
         .any(|c| castling_usable(&plain, c).unwrap_or(false))
     {
-        return Err(ApiError::NotInTablebase(format!(
+        return Err(LichessError::NotInTablebase(format!(
             "castling rights '{castling}': retro's tables hold no positions with castling rights"
         )));
     }
@@ -64,14 +64,14 @@ pub fn read(raw: Option<&str>) -> Result<Position, ApiError> {
 }
 
 /// The error of a FEN the chess parser refused, in Lichess's words and status.
-fn refused(e: PositionError) -> ApiError {
+fn refused(e: PositionError) -> LichessError {
     match e {
         PositionError::Illegal(r) if r == Illegality::TooManyPieces.text() => {
-            ApiError::NotInTablebase("too many pieces (retro's tables have up to 5)".into())
+            LichessError::NotInTablebase("too many pieces (retro's tables have up to 5)".into())
         }
-        PositionError::Illegal(r) => ApiError::IllegalPosition(r),
+        PositionError::Illegal(r) => LichessError::IllegalPosition(r),
         PositionError::Malformed(r) => {
-            ApiError::InvalidFen(r.strip_prefix("FEN: ").unwrap_or(&r).to_string())
+            LichessError::InvalidFen(r.strip_prefix("FEN: ").unwrap_or(&r).to_string())
         }
     }
 }
@@ -101,8 +101,13 @@ fn castling_usable(pos: &Position, c: char) -> Option<bool> {
 mod tests {
     use super::*;
 
+    /// The status the server gives each answer (see its `ApiError`).
     fn status(fen: &str) -> u16 {
-        read(Some(fen)).map_or_else(|e| e.status().as_u16(), |_| 200)
+        match read(Some(fen)) {
+            Ok(_) => 200,
+            Err(LichessError::NotInTablebase(_)) => 404,
+            Err(_) => 400,
+        }
     }
 
     #[test]

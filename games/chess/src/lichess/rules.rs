@@ -32,9 +32,9 @@
 use std::cmp::Reverse;
 
 use super::types::{Category, MoveInfo, PositionInfo};
-use crate::chess::material::{Color, Role};
-use crate::chess::Position;
-use crate::game::Value;
+use crate::material::{Color, Role};
+use crate::Position;
+use retro_engine::game::Value;
 
 /// Squares of each colour, for bishops.
 const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
@@ -237,7 +237,7 @@ fn tightening(metric: Option<i32>) -> impl Ord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::fen::parse;
+    use crate::fen::parse;
 
     fn facts(value: Value, exact: bool, h: u32, before: u32) -> Facts {
         Facts {

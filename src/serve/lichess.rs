@@ -1,22 +1,6 @@
-//! The Lichess tablebase API over retro's chess tables, so that existing Lichess clients
-//! work with only their base URL changed:
-//!
-//! | route | answer |
-//! |---|---|
-//! | `GET /standard?fen=<FEN>` | [`types::TablebaseResponse`]: lila-tablebase's fields, every legal move best first |
-//! | `GET /standard/mainline?fen=<FEN>` | [`types::MainlineResponse`]: the line of best moves to mate (DTZ-optimal where DTZ tables answer) |
-//!
-//! Errors are plain text, as lila-tablebase sends them: 400 for a malformed FEN or an
-//! illegal position, 404 for a material with no table (or more than 5 pieces, or usable
-//! castling rights). DTZ comes from the DTZ tables served beside the DTM tables
-//! (`KQvKR.dtz`, [`dtz`]), exact; without them, what retro cannot know exactly (DTZ outside
-//! the materials where it is DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
-
-mod answer;
-mod dtz;
-mod fen;
-pub mod rules;
-pub mod types;
+//! The Lichess tablebase API's routes (`/standard`, `/standard/mainline`): the answers are
+//! the chess family's ([`crate::chess::lichess`]); here they are read from the query, sent
+//! as JSON, and their errors given their status ([`ApiError`]).
 
 use std::sync::Arc;
 
@@ -29,26 +13,26 @@ use axum::Router;
 use serde::Serialize;
 
 use super::{ApiError, AppState};
-use answer::Tablebase;
-use types::TablebaseQuery;
+use crate::chess::lichess::types::TablebaseQuery;
+use crate::chess::lichess::{fen, StandIn, Tablebase, Tables};
 
 /// The routes of the Lichess API, over the chess tables of `app`.
 pub fn routes(app: AppState) -> Router {
     Router::new()
         .route("/standard", get(standard))
         .route("/standard/mainline", get(mainline))
-        .with_state(Arc::new(Tablebase::new(app)))
+        .with_state(Arc::new(Tablebase::new(Arc::new(app))))
 }
 
 type Tb = State<Arc<Tablebase>>;
 type Q = Result<Query<TablebaseQuery>, QueryRejection>;
 
 async fn standard(State(tb): Tb, query: Q) -> Result<Response, ApiError> {
-    answer(query, |pos| tb.standard(pos))
+    answer(query, |pos| Ok(tb.standard(pos)?))
 }
 
 async fn mainline(State(tb): Tb, query: Q) -> Result<Response, ApiError> {
-    answer(query, |pos| tb.mainline(pos))
+    answer(query, |pos| Ok(tb.mainline(pos)?))
 }
 
 /// Read the FEN, answer, and send the JSON; a bug in the answer is a 500, never a
@@ -81,4 +65,19 @@ fn answer<T: Serialize>(
         bytes,
     )
         .into_response())
+}
+
+/// The served tables, as the Lichess answers read them.
+impl Tables for AppState {
+    fn table(&self, name: &str) -> Option<&crate::table::Table> {
+        AppState::table(self, name).map(|s| &*s.table)
+    }
+    fn dir(&self) -> &std::path::Path {
+        AppState::dir(self)
+    }
+    /// The KBNK table, made by default, holds KBNvK.
+    fn stand_in(&self, material: &str) -> Option<StandIn<'_>> {
+        let kbnk = AppState::table(self, "kbnk").filter(|_| material == "KBNvK")?;
+        Some((&*kbnk.table, crate::kbnk::chess_value))
+    }
 }

@@ -6,21 +6,22 @@ use std::sync::{Arc, Mutex};
 use super::dtz::{self, DtzTables};
 use super::rules::{self, Facts};
 use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
-use crate::chess::fen::to_fen;
-use crate::chess::material::{Color, Role};
-use crate::chess::moves::{en_passant_after, legal_moves, make, terminal, Move};
-use crate::chess::notation::{san, uci};
-use crate::chess::position::Clock;
-use crate::chess::{Chess, Position};
-use crate::game::Value;
-use crate::serve::{ApiError, AppState};
+use super::{LichessError, StandIn, Tables};
+use crate::fen::to_fen;
+use crate::material::{Color, Role};
+use crate::moves::{en_passant_after, legal_moves, make, terminal, Move};
+use crate::notation::{san, uci};
+use crate::position::Clock;
+use crate::{Chess, Position};
+use retro_engine::game::Value;
+use retro_engine::table::Table;
 
 /// The longest mainline walked: longer than any mate a record can hold (253 plies).
 const MAX_MAINLINE: usize = 300;
 
 /// The chess tables of a server, seen through the Lichess API.
 pub struct Tablebase {
-    app: AppState,
+    tables: Arc<dyn Tables>,
     /// The chess rules of each material asked about (with its sub-tables open), made on
     /// first use: the served table holds the records, this the moves between them.
     games: Mutex<HashMap<String, Arc<Chess>>>,
@@ -53,16 +54,16 @@ impl Evaluated {
 }
 
 impl Tablebase {
-    pub fn new(app: AppState) -> Tablebase {
+    pub fn new(tables: Arc<dyn Tables>) -> Tablebase {
         Tablebase {
-            dtz: DtzTables::new(app.clone()),
-            app,
+            dtz: DtzTables::new(tables.clone()),
+            tables,
             games: Mutex::new(HashMap::new()),
         }
     }
 
     /// `GET /standard`.
-    pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, ApiError> {
+    pub fn standard(&self, pos: &Position) -> Result<TablebaseResponse, LichessError> {
         let e = self.evaluate(pos)?;
         let h = pos.clock.halfmove;
         let mut info = info(
@@ -85,7 +86,7 @@ impl Tablebase {
     }
 
     /// `GET /standard/mainline`: the first move of `/standard`'s list, again and again.
-    pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, ApiError> {
+    pub fn mainline(&self, start: &Position) -> Result<MainlineResponse, LichessError> {
         let first = self.evaluate(start)?;
         // Only the distances are read from it, which the clock does not change.
         let root = info(start, first.value, 0, 0, first.dtz, first.dtz_from_moves());
@@ -134,30 +135,32 @@ impl Tablebase {
     /// Every legal move of `pos` with the value it leads to, in Lichess's order, and the
     /// value of `pos` itself (the best of them: this also counts an en-passant capture,
     /// which stored positions leave out).
-    fn evaluate(&self, pos: &Position) -> Result<Evaluated, ApiError> {
-        crate::table::damage::watch(|| self.evaluate_unwatched(pos)).map_err(ApiError::Damaged)?
+    fn evaluate(&self, pos: &Position) -> Result<Evaluated, LichessError> {
+        retro_engine::table::damage::watch(|| self.evaluate_unwatched(pos))
+            .map_err(LichessError::Damaged)?
     }
 
     /// [`Self::evaluate`], answering from a damaged compressed block (see
-    /// [`crate::table::damage`]).
-    fn evaluate_unwatched(&self, pos: &Position) -> Result<Evaluated, ApiError> {
+    /// [`retro_engine::table::damage`]).
+    fn evaluate_unwatched(&self, pos: &Position) -> Result<Evaluated, LichessError> {
         let mut legal = Vec::new();
         legal_moves(pos, &mut legal);
         let values: Vec<Value> = if pos.material().is_bare_kings() {
             // Two kings: a draw, with no table.
             vec![Value::Draw; legal.len()]
-        } else if let Some(kbnk) = self.kbnk_table(pos) {
+        } else if let Some((table, value)) = self.stand_in(pos) {
             legal
                 .iter()
                 .map(|m| match m.capture {
-                    // The lone king takes a minor piece: KBvK or KNvK, a draw.
+                    // A capture leaves the material: stand-ins hold pieces against a bare
+                    // king, so it is a lone minor piece, a draw.
                     Some(_) => Value::Draw,
-                    None => kbnk_value(kbnk, &make(pos, m)),
+                    None => value(table, &make(pos, m)),
                 })
                 .collect()
         } else {
-            let (game, served) = self.table_of(pos)?;
-            let probed = crate::probe::probe(&*game, &served.table, pos);
+            let (game, table) = self.table_of(pos)?;
+            let probed = retro_engine::probe::probe(&*game, table, pos);
             let mut v = vec![Value::Illegal; legal.len()];
             for (code, value) in probed.moves {
                 if let Some(slot) = (code as usize).checked_sub(1).and_then(|i| v.get_mut(i)) {
@@ -220,43 +223,37 @@ impl Tablebase {
         })
     }
 
-    /// The KBNK plug-in's table, for a KBNvK position when no chess table `KBNvK` is served
-    /// (`retro serve` makes `kbnk` by default: it is a chess table too).
-    fn kbnk_table(&self, pos: &Position) -> Option<&crate::table::Table> {
+    /// A table of another game that holds `pos`'s material, when no chess table of the
+    /// material is served (`retro serve` makes `kbnk`, which holds KBNvK, by default).
+    fn stand_in(&self, pos: &Position) -> Option<StandIn<'_>> {
         let (material, _) = pos.material().canonical();
         let name = material.to_string();
-        if name != "KBNvK" || self.app.table(&name).is_some() {
+        if self.tables.table(&name).is_some() {
             return None;
         }
-        self.app.table("kbnk").map(|s| &*s.table)
+        self.tables.stand_in(&name)
     }
 
     /// The table of `pos`'s material and its rules, or 404 as Lichess answers a missing table.
-    fn table_of(
-        &self,
-        pos: &Position,
-    ) -> Result<(Arc<Chess>, &crate::serve::state::Served), ApiError> {
+    fn table_of(&self, pos: &Position) -> Result<(Arc<Chess>, &Table), LichessError> {
         let (material, _) = pos.material().canonical();
         let name = material.to_string();
-        let served = self.app.table(&name).ok_or_else(|| {
-            ApiError::NotInTablebase(format!(
-                "required table not found: {name} (make it with `{}`)",
-                crate::fixes::generate_command(&name).unwrap_or_default()
-            ))
-        })?;
+        let table = self
+            .tables
+            .table(&name)
+            .ok_or_else(|| LichessError::Missing { name: name.clone() })?;
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         let game = match games.get(&name) {
             Some(g) => g.clone(),
             None => {
                 let g = Arc::new(
-                    Chess::open(&material, self.app.dir())
-                        .map_err(|e| ApiError::NotInTablebase(crate::fixes::explained(&e)))?,
+                    Chess::open(&material, self.tables.dir()).map_err(LichessError::SubTables)?,
                 );
                 games.insert(name, g.clone());
                 g
             }
         };
-        Ok((game, served))
+        Ok((game, table))
     }
 }
 
@@ -288,17 +285,6 @@ fn info(
 /// A capture or a pawn move: it resets the halfmove clock.
 fn zeroing(m: &Move) -> bool {
     m.capture.is_some() || m.role == Role::Pawn
-}
-
-/// The value of a KBNvK position (either colouring) in the KBNK table.
-fn kbnk_value(table: &crate::table::Table, pos: &Position) -> Value {
-    // The table holds white's bishop and knight: black's are seen from the other side.
-    let p = if pos.pieces(Color::White, Role::Bishop) != 0 {
-        *pos
-    } else {
-        pos.color_flipped()
-    };
-    table.value(crate::game::Game::encode(&crate::kbnk::Kbnk, &p))
 }
 
 /// The position after `m`, with its clocks, and the en-passant square if the opponent
