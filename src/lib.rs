@@ -10,7 +10,7 @@
 pub use retro_chess as chess;
 pub use retro_engine::{
     error, game, generate, memory, plugin, present, probe, progress, rebuild, registry, selftest,
-    solve, summary, table,
+    solve, summary, table, verify,
 };
 pub use retro_kbnk as kbnk;
 pub use retro_mnk as mnk;

@@ -1,5 +1,5 @@
 //! The engine's errors about table files, at the bottom of the engine: the game contract
-//! ([`crate::game`]) reports damage in the tables a game reads with them, and imports nothing
+//! (`game`) reports damage in the tables a game reads with them, and imports nothing
 //! else of the engine.
 //!
 //! Each variant carries data, never a command to type: the CLI and the server say how to

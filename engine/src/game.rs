@@ -219,7 +219,7 @@ pub enum Outcome {
     /// only whether the position's result comes within `limit` plies, not how soon, so
     /// its value counts as [`Value::restarted`]. `extra` is the best of the side then to
     /// move's own moves outside the table (as in `Augmented`), if it has any. Only the
-    /// restarting solver ([`crate::solve::restart`]) follows such moves; the target must
+    /// restarting solver (`solve::restart`) follows such moves; the target must
     /// lie in a tier solved before the mover's, and is not listed by
     /// [`Game::predecessors`].
     Restart {

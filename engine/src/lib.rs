@@ -6,7 +6,7 @@
 //!
 //! Layers, each importing only those before it: [`error`] and [`progress`]; [`game`];
 //! [`table`] and [`solve`]; [`probe`], [`present`], [`generate`], [`rebuild`],
-//! [`summary`], [`selftest`]; [`plugin`] and [`registry`].
+//! [`summary`], [`selftest`], [`verify`]; [`plugin`] and [`registry`].
 
 pub mod error;
 pub mod game;
@@ -22,6 +22,7 @@ pub mod selftest;
 pub mod solve;
 pub mod summary;
 pub mod table;
+pub mod verify;
 
 #[cfg(test)]
 mod testgame;

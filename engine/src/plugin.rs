@@ -34,13 +34,13 @@ pub trait Plugin: Send + Sync {
     fn one_ply(&self, table: &Table, index: Index) -> Value;
     /// The first damaged block met by the tables the game reads ([`Game::damage`]).
     fn damage(&self) -> Option<TableError>;
-    /// Recompute every record from its successors; see [`crate::table::verify`].
+    /// Recompute every record from its successors; see [`crate::verify`].
     fn verify(
         &self,
         table: &Table,
         limit: usize,
         progress: &dyn Progress,
-    ) -> crate::table::verify::VerifyReport;
+    ) -> crate::verify::VerifyReport;
 }
 
 impl<G: GameText + 'static> Plugin for G {
@@ -90,7 +90,33 @@ impl<G: GameText + 'static> Plugin for G {
         table: &Table,
         limit: usize,
         progress: &dyn Progress,
-    ) -> crate::table::verify::VerifyReport {
-        crate::table::verify::verify(self, table, limit, progress)
+    ) -> crate::verify::VerifyReport {
+        crate::verify::verify(self, table, limit, progress)
     }
+}
+
+/// Write the dense table of `plugin` rebuilt from `table` (its compressed form) into
+/// `dir`, refused with nothing written unless every section's checksum is the one the
+/// compressed table keeps of the original.
+pub fn decompress(
+    plugin: &dyn Plugin,
+    table: &Table,
+    dir: &std::path::Path,
+    progress: &dyn Progress,
+) -> Result<(std::path::PathBuf, crate::table::Header), TableError> {
+    // Every slot is read, most several times (each best move from its moves' values): a
+    // dropped section is worked out once, in memory, rather than one search a lookup.
+    table.complete_all(progress, false)?;
+    let (game, params) = plugin.params();
+    let expect: Vec<u64> = table.header().sections.iter().map(|s| s.checksum).collect();
+    crate::table::write_records_as(
+        dir,
+        game,
+        &plugin.name(),
+        params,
+        &plugin.sections(),
+        &*plugin.rebuild(table),
+        Some(&expect),
+        progress,
+    )
 }

@@ -1,41 +1,11 @@
 //! A dense table's records rebuilt from a compressed table's values: each slot's legality
 //! from the game, its best move as the solver chose it (the first move, in the stored
 //! position's move order, reaching its value), so the rebuilt file is the dense one byte
-//! for byte (`retro decompress` proves it against the checksums the compressed file keeps).
-
-use std::path::{Path, PathBuf};
+//! for byte (`plugin::decompress` proves it against the checksums the compressed file keeps).
 
 use crate::game::{Game, Index, Records, Value, NO_MOVE};
-use crate::plugin::Plugin;
 use crate::probe::solver_move;
-use crate::progress::Progress;
-use crate::table::{write_records_as, Header, Table, TableError};
-
-/// Write the dense table of `plugin` rebuilt from `table` (its compressed form) into
-/// `dir`, refused with nothing written unless every section's checksum is the one the
-/// compressed table keeps of the original.
-pub fn decompress(
-    plugin: &dyn Plugin,
-    table: &Table,
-    dir: &Path,
-    progress: &dyn Progress,
-) -> Result<(PathBuf, Header), TableError> {
-    // Every slot is read, most several times (each best move from its moves' values): a
-    // dropped section is worked out once, in memory, rather than one search a lookup.
-    table.complete_all(progress, false)?;
-    let (game, params) = plugin.params();
-    let expect: Vec<u64> = table.header().sections.iter().map(|s| s.checksum).collect();
-    write_records_as(
-        dir,
-        game,
-        &plugin.name(),
-        params,
-        &plugin.sections(),
-        &*plugin.rebuild(table),
-        Some(&expect),
-        progress,
-    )
-}
+use crate::table::Table;
 
 /// The records of `game`'s table from `table`'s values (a compressed table, or any).
 pub struct Rebuilt<'a, G> {

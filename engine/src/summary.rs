@@ -119,17 +119,4 @@ pub fn render(stats: &[SectionStats], unit: DistanceUnit) -> String {
     out
 }
 
-/// The value and plies of the longest win or loss in a section's histogram (by value
-/// code; a win before a loss of the same length: the winner's view is the one people look
-/// up).
-pub fn longest(histogram: &[u64], metric: crate::table::Metric) -> Option<(Value, u16)> {
-    (0..histogram.len())
-        .filter(|&c| histogram[c] > 0)
-        .filter_map(|c| match metric.from_code(c)? {
-            v @ Value::Win(p) => Some((v, p, 1)),
-            v @ Value::Loss(p) => Some((v, p, 0)),
-            _ => None,
-        })
-        .max_by_key(|&(_, p, win)| (p, win))
-        .map(|(v, p, _)| (v, p))
-}
+pub use crate::table::metric::longest;

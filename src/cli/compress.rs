@@ -153,7 +153,7 @@ pub fn run_decompress(a: &DecompressArgs) -> Result<bool> {
     };
     let bar = Bar::new();
     let (path, _) = retro::generate::with_threads(a.threads, || {
-        retro::rebuild::decompress(&*loaded.plugin, &loaded.table, &dir, &bar)
+        retro::plugin::decompress(&*loaded.plugin, &loaded.table, &dir, &bar)
     })??;
     bar.finish();
     outln!(

@@ -130,8 +130,7 @@ fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
             .open_file(&compressed_file(name), true)
             .unwrap();
         let (path, _) =
-            retro::rebuild::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent)
-                .unwrap();
+            retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent).unwrap();
         let original = std::fs::read(chess_all4().join(format!("{name}.rtb"))).unwrap();
         assert!(std::fs::read(&path).unwrap() == original, "{name} rebuilt");
     }

@@ -300,7 +300,7 @@ fn presented_answers() {
 #[test]
 fn written_table_verifies() {
     // The engine's `verify`: every record recomputed from its successors' stored values.
-    let report = retro::table::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
+    let report = retro::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
     assert!(report.ok(), "{:?}", report.first);
     assert_eq!(report.checked, 2 * HALF as u64);
     // The statistics `generate` and `info` print come from the header's histograms.

@@ -596,7 +596,7 @@ impl<G: Game> Passes for GamePasses<'_, G> {
 /// Check a game's own [`Passes`] against [`GamePasses`] of the same game on slot `i`: the
 /// same start, un-moves, moves (the check accepts exactly what the moves allow), slowest
 /// exit and first moves. Returns a description of the first difference. The engine's
-/// self-test for a game's fast passes, as [`crate::selftest`] is for its moves.
+/// self-test for a game's fast passes, as `selftest` is for its moves.
 pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> Result<(), String> {
     let legal = reference.legal(i);
     if fast.legal(i) != legal {

@@ -33,7 +33,7 @@
 //! | 28 + D | 8 | number of blocks `n` (of the stored sections) |
 //! | 36 + D | 13 × n | per block: compressed length (4), xxh3-64 of the compressed bytes (8), form (1) |
 //! | 36 + D + 13n | 4 | number `m` of noted slots |
-//! | 40 + D + 13n | 8 × m | noted slots: per dropped section, the first [`NOTED`] (in index order) holding its longest value ([`crate::summary::longest`]) |
+//! | 40 + D + 13n | 8 × m | noted slots: per dropped section, the first [`NOTED`] (in index order) holding its longest value ([`super::metric::longest`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` |
 //! | H | … | the blocks, in order |
 //!
@@ -483,7 +483,7 @@ pub fn compress(
             })
             .collect();
         per_section.push(part.map_err(io)?);
-        let longest = crate::summary::longest(&s.histogram, table.metric());
+        let longest = super::metric::longest(&s.histogram, table.metric());
         let noted = longest.map_or(Vec::new(), |(value, _)| {
             (records.chunks_exact(2).enumerate())
                 .filter(|(_, r)| Value::from_record(r[0], r[1]) == value)

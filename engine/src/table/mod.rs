@@ -33,7 +33,6 @@ pub mod metric;
 pub mod reader;
 pub mod shared;
 pub mod storage;
-pub mod verify;
 pub mod writer;
 
 pub use crate::error::TableError;

@@ -219,7 +219,7 @@ impl Game for Mnk {
 
     fn name(&self) -> String {
         let g = &self.ix.geo;
-        format!("mnk-{}x{}-{}", g.width, g.height, g.k)
+        family::table_name(g.width, g.height, g.k)
     }
 
     fn params(&self) -> (&'static str, Vec<(String, i64)>) {

@@ -12,12 +12,12 @@
 
 use rayon::prelude::*;
 
-use super::reader::ChecksumStatus;
-use super::Table;
 use crate::game::{Index, Value, NO_MOVE};
 use crate::present::GameText;
 use crate::probe::outcome_value;
 use crate::progress::Progress;
+use crate::table::reader::ChecksumStatus;
+use crate::table::Table;
 
 /// What `verify` found.
 #[derive(Clone, Debug)]
@@ -164,7 +164,7 @@ pub fn verify<G: GameText>(
                 table
                     .section_records(s)
                     .ok()
-                    .map(|r| super::writer::histogram(&r, table.metric()))
+                    .map(|r| crate::table::writer::histogram(&r, table.metric()))
             };
             h.as_ref() != Some(&s.histogram)
         })
