@@ -75,6 +75,7 @@ impl Value {
     /// move loses, and the slowest is stored). That frees the byte a 127-move loss needs.
     /// Read records with [`Value::from_record`]. Distances beyond the range are clamped
     /// here; solvers refuse them first ([`MAX_WIN_PLIES`], [`MAX_LOSS_PLIES`]).
+    #[inline]
     pub fn to_byte(self) -> u8 {
         match self {
             Value::Illegal => 0,
@@ -86,6 +87,7 @@ impl Value {
 
     /// The value of a record `[value, move]`; the inverse of [`Value::to_byte`] with the
     /// move byte the record stores. Every pair means something, so this never fails.
+    #[inline]
     pub fn from_record(value: u8, mv: u8) -> Value {
         match value {
             0 => Value::Illegal,
@@ -101,6 +103,7 @@ impl Value {
     /// between a terminal loss and a loss in one move, and tells them apart by its move
     /// byte). [`Value::Illegal`] shares 0 with the terminal loss: it is for slots whose
     /// legality is known otherwise.
+    #[inline]
     pub fn packed(self) -> u8 {
         if self == Value::Loss(0) {
             0
@@ -110,6 +113,7 @@ impl Value {
     }
 
     /// Inverse of [`Value::packed`] for legal slots.
+    #[inline]
     pub fn from_packed(b: u8) -> Value {
         if b == 0 {
             Value::Loss(0)
@@ -122,6 +126,7 @@ impl Value {
     /// A dense code for every value a record can hold (0 illegal, 1 draw, 2..=128 wins in
     /// 1..=127 moves, 129..=256 losses in 0..=127 moves): the index of the per-section
     /// histograms in a table's header.
+    #[inline]
     pub fn code(self) -> u16 {
         match self {
             Value::Loss(p) => 129 + p.min(MAX_LOSS_PLIES) / 2,
@@ -130,6 +135,7 @@ impl Value {
     }
 
     /// Inverse of [`Value::code`]; `None` beyond the last code.
+    #[inline]
     pub fn from_code(c: u16) -> Option<Value> {
         match c {
             0..=128 => Some(Value::from_record(c as u8, NO_MOVE)),
@@ -140,6 +146,7 @@ impl Value {
 
     /// True if a record can hold this value exactly: a win of an odd number of plies up to
     /// [`MAX_WIN_PLIES`], a loss of an even number up to [`MAX_LOSS_PLIES`].
+    #[inline]
     pub fn fits(self) -> bool {
         match self {
             Value::Win(p) => p % 2 == 1 && p <= MAX_WIN_PLIES,
@@ -149,6 +156,7 @@ impl Value {
     }
 
     /// The better of two values for the side to move (a quicker win, then a slower loss).
+    #[inline]
     pub fn better(self, other: Value) -> Value {
         // `move_rank` orders values as the opponent sees them: larger is better for us.
         if other.move_rank() > self.move_rank() {
@@ -160,6 +168,7 @@ impl Value {
 
     /// The value of a position for its side to move, given that one move leads to a
     /// position whose value (for the opponent) is `self`.
+    #[inline]
     pub fn back(self) -> Value {
         match self {
             Value::Loss(p) => Value::Win(p + 1),
@@ -171,6 +180,7 @@ impl Value {
     /// Sort key of a move leading to a position of value `self` (the opponent's view), for
     /// the side making the move: smaller is better. Quickest win first, then draws, then the
     /// longest resistance.
+    #[inline]
     pub fn move_rank(self) -> (u8, u16) {
         match self {
             Value::Loss(p) => (0, p),
@@ -184,6 +194,7 @@ impl Value {
     /// the 50-move rule): only whether it comes within `limit` plies. A win or loss in time
     /// becomes one at distance 0, a later one one at `limit` (a cursed win, a blessed loss),
     /// so that the move into it is worth 1 or `limit + 1` plies ([`Value::back`]).
+    #[inline]
     pub fn restarted(self, limit: u16) -> Value {
         match self {
             Value::Win(p) => Value::Win(if p <= limit { 0 } else { limit }),
@@ -193,6 +204,7 @@ impl Value {
     }
 
     /// True for a win or a loss.
+    #[inline]
     pub fn is_decisive(self) -> bool {
         matches!(self, Value::Win(_) | Value::Loss(_))
     }
@@ -231,6 +243,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// The value of where the move leads, given the value of an in-table position.
+    #[inline]
     pub fn value(self, stored: impl Fn(Index) -> Value) -> Value {
         match self {
             Outcome::Index(i) => stored(i),

@@ -56,6 +56,7 @@ impl Metric {
     }
 
     /// The histogram bin of `v` (see [`Value::code`] for DTM).
+    #[inline]
     pub fn code(self, v: Value) -> usize {
         match self {
             Metric::Dtm => v.code() as usize,
@@ -64,6 +65,7 @@ impl Metric {
     }
 
     /// Inverse of [`Metric::code`]; `None` beyond the last code.
+    #[inline]
     pub fn from_code(self, c: usize) -> Option<Value> {
         match self {
             Metric::Dtm => Value::from_code(u16::try_from(c).ok()?),
@@ -81,6 +83,7 @@ impl Metric {
     }
 
     /// The record of value `v` with best move `mv` (ignored by DTZ).
+    #[inline]
     pub fn record(self, v: Value, mv: u8) -> [u8; 2] {
         match self {
             Metric::Dtm => [v.to_byte(), mv],
@@ -89,6 +92,7 @@ impl Metric {
     }
 
     /// True if a record holds `v` exactly.
+    #[inline]
     pub fn fits(self, v: Value) -> bool {
         match self {
             Metric::Dtm => v.fits(),
@@ -101,6 +105,7 @@ impl Metric {
     }
 
     /// Whether records store a best move.
+    #[inline]
     pub fn stores_moves(self) -> bool {
         self == Metric::Dtm
     }
