@@ -4,7 +4,9 @@
 
 use std::error::Error;
 
+use crate::chess::plan::TooBig;
 use crate::chess::router::RouteError;
+use crate::chess::set::SetError;
 use crate::chess::subtables::{SubTableError, DTZ_SUFFIX};
 use crate::generate::GenerateError;
 use crate::present::ProbeError;
@@ -69,6 +71,17 @@ fn own_fix(e: &(dyn Error + 'static)) -> Option<String> {
             RouteError::Position(_) => None,
         };
     }
+    let too_big = match e.downcast_ref::<SetError>() {
+        Some(SetError::TooBig(t)) => Some(t),
+        _ => e.downcast_ref::<TooBig>(),
+    };
+    if let Some(t) = too_big {
+        // A figure the user gave is taken as meant; the one this machine reports may be
+        // raised.
+        return (t.source_of != "--max-memory").then(|| {
+            " (or free some, or raise the figure with --max-memory if you know better)".into()
+        });
+    }
     if let Some(SubTableError::Missing {
         material,
         child,
@@ -108,5 +121,60 @@ fn table_fix(t: &TableError) -> Option<String> {
             Some(": use a newer retro, or regenerate it with `retro generate`".into())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn missing(name: &str) -> RegistryError {
+        RegistryError::Missing {
+            name: name.into(),
+            dir: PathBuf::from("t"),
+        }
+    }
+
+    #[test]
+    fn a_missing_table_is_named_with_its_family_s_command() {
+        assert_eq!(
+            fix(&missing("mnk-4x3-3")).as_deref(),
+            Some(": create it with `retro generate mnk --width 4 --height 3 --k 3 --out t`")
+        );
+        assert_eq!(
+            explained(&missing("KQvKR")),
+            "no table 'KQvKR' in t: create it with `retro generate chess KQvKR --out t`"
+        );
+        // Wrapped transparently (whose `source` skips the wrapped error): still found.
+        let routed = RouteError::Table(missing("kbnk"));
+        assert_eq!(
+            fix(&routed).as_deref(),
+            Some(": create it with `retro generate kbnk --out t`")
+        );
+        // An error with nothing to do about it has no fix.
+        assert_eq!(fix(&RegistryError::BadParams("bad".into())), None);
+    }
+
+    #[test]
+    fn an_old_table_is_made_again_in_its_folder() {
+        let old = RegistryError::Table(TableError::OldVersion {
+            path: PathBuf::from("tables/KQvK.rtb"),
+            found: 2,
+            expected: 3,
+            name: "KQvK".into(),
+        });
+        assert_eq!(
+            fix(&old).as_deref(),
+            Some(": regenerate it with `retro generate chess KQvK --out tables`")
+        );
+        let too_big = |source_of: &str| TooBig {
+            table: "KQRvKR".into(),
+            needed: 2,
+            available: 1,
+            source_of: source_of.into(),
+        };
+        assert!(fix(&too_big("MemAvailable")).is_some_and(|f| f.contains("--max-memory")));
+        assert_eq!(fix(&SetError::TooBig(too_big("--max-memory"))), None);
     }
 }

@@ -183,14 +183,13 @@ pub fn tasks(targets: &[Material], metrics: &[retro_engine::table::Metric]) -> V
 
 /// A table too big for the memory there is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{table} needs about {needed} of memory to generate, and {available} is available ({source_of}): run it on a machine with more memory{hint}", needed = Bytes(*.needed), available = Bytes(*.available))]
+#[error("{table} needs about {needed} of memory to generate, and {available} is available ({source_of}): run it on a machine with more memory", needed = Bytes(*.needed), available = Bytes(*.available))]
 pub struct TooBig {
     pub table: String,
     pub needed: u64,
     pub available: u64,
     /// Where the available figure came from: `--max-memory`, `MemAvailable`.
     pub source_of: String,
-    pub hint: String,
 }
 
 /// Refuse, before anything is written, the first of `to_make` (tables of a material and
@@ -208,12 +207,6 @@ pub fn check_memory(
                 needed,
                 available,
                 source_of: source_of.to_string(),
-                hint: if source_of == "--max-memory" {
-                    String::new()
-                } else {
-                    " (or free some, or raise the figure with --max-memory if you know better)"
-                        .to_string()
-                },
             });
         }
     }
