@@ -225,6 +225,23 @@ pub(super) async fn tables_and_picker(c: &Client) -> Result<(), CmdError> {
     rows.sort();
     names.sort();
     assert_eq!(rows, names, "one row per table served");
+    // Each table's label and piece count, as its viewer gives them.
+    let cells = js(
+        c,
+        "['kbnk', 'mnk-3x3-3', 'KQvKR', 'KQvK'].map(n => { \
+           const r = document.querySelector(`#tables-list tr[data-table='${n}']`); \
+           return [r.cells[0].querySelector('a').textContent, r.cells[1].textContent]; })",
+    )
+    .await?;
+    assert_eq!(
+        cells,
+        json!([
+            ["KBNK", "4"],
+            ["3×3, 3 in a row", "—"],
+            ["KQvKR", "4"],
+            ["KQvK", "3"]
+        ])
+    );
     // Two requests make the page, however many tables: nothing per table.
     let mut asked = js(
         c,

@@ -3,9 +3,10 @@
 //! Every placement of the white king, bishop and knight and the black king, white to move
 //! and black to move. Only light-squared bishops are stored; a position with a dark-squared
 //! bishop is mirrored `x -> 7 - x`, probed, and its best move mirrored back. The rules,
-//! FEN, move names and answers are the shared chess code's (`games/chess/`); this folder
-//! holds the index, the seed's move byte, the material check and the fast solver. See
-//! `README.md` in this folder for the index and record layout.
+//! FEN, move names and answers are the shared chess code's (`games/chess/`), and so are the
+//! solver's passes (`games/chess/bareking/`); this folder holds the index, the seed's move
+//! byte, the material check, and the index and move byte as those passes take them
+//! (`solver.rs`). See `README.md` in this folder for the index and record layout.
 
 pub mod code;
 pub mod family;

@@ -3,7 +3,9 @@
 //! two-queue solver ([`retro_engine::solve::two_queue`]); counting DTZ ([`solve_dtz`]),
 //! byte-identical to the restarting solver ([`retro_engine::solve::restart`]).
 //!
-//! It generalises the KBNK solver (`games/kbnk/solver.rs`): for each *placement* of the
+//! It grew out of the KBNK solver, which now runs on its passes (`games/kbnk/solver.rs`
+//! gives them the `kbnk` table's own placements, move byte and records: the
+//! [`Geometry`] and [`Store`] traits): for each *placement* of the
 //! white king and pieces (the king in the a1-d4 quadrant, or on files a-d with pawns; each
 //! piece on any square: `16 * 64^k` or `32 * 64^k` placements for k pieces), one 64-bit
 //! word per set holds the black king squares. A white king move out of the region reads
@@ -39,6 +41,11 @@ mod fill;
 mod placements;
 mod retrograde;
 mod zeroing;
+
+// The passes (the checkmates, the depth loop, the draws' best moves) for placements
+// numbered, moved and recorded some other way: the `kbnk` table's.
+pub use placements::{Capture, Dest, Fixed, Promotion, MIN_LEN, NO_CAPTURE};
+pub use retrograde::{draws, run, start, Geometry, Scope, Sets, Store};
 
 use super::index::Layout;
 use super::material::Material;

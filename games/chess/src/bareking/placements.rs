@@ -44,6 +44,33 @@ pub struct Fixed {
     pub capturable: u64,
 }
 
+impl Fixed {
+    /// The sets of the white king on `king` and `pieces` (role, square) for every black
+    /// king square; all 0 if two men share a square or a pawn stands on the first or last
+    /// rank.
+    pub fn of(king: Square, pieces: &[(Role, Square)]) -> Fixed {
+        let occ = pieces.iter().fold(bb(king), |o, &(_, s)| o | bb(s));
+        if occ.count_ones() as usize != pieces.len() + 1 {
+            return Fixed::default();
+        }
+        if pieces
+            .iter()
+            .any(|&(r, s)| r == Role::Pawn && !(1..=6).contains(&rank(s)))
+        {
+            return Fixed::default();
+        }
+        let attacked = pieces
+            .iter()
+            .fold(KING[king as usize], |a, &(r, s)| a | attacks(r, s, occ));
+        Fixed {
+            legal_w: !occ & !attacked,
+            legal_b: !occ & !KING[king as usize],
+            attacked,
+            capturable: occ & !bb(king) & !attacked,
+        }
+    }
+}
+
 /// A capture of an undefended white piece by the black king.
 #[derive(Clone, Copy)]
 pub struct Capture {
@@ -54,7 +81,8 @@ pub struct Capture {
     pub loses: u16,
 }
 
-const NO_CAPTURE: Capture = Capture { sq: 64, loses: 0 };
+/// No capture.
+pub const NO_CAPTURE: Capture = Capture { sq: 64, loses: 0 };
 
 /// One promotion move of a placement: its id, and the black king squares grouped by the
 /// value, for black to move, of the sub-table position it leads to (restarted for DTZ).
@@ -65,7 +93,7 @@ pub struct Promotion {
 
 /// Where a white move leads.
 pub enum Dest<'a> {
-    /// Placement `q` seen through symmetry `t` ([`flip`]: a king move out of the white
+    /// Placement `q` seen through symmetry `t` (`flip`: a king move out of the white
     /// king's region), for the black king squares in `allow` (those not on its path).
     Table(usize, u8, u64),
     /// Out of the table.
@@ -252,23 +280,12 @@ impl Placements {
 
     fn fixed_of(&self, p: usize) -> Fixed {
         let c = self.coords(p);
-        let occ = self.occupancy(&c);
         let n = self.roles.len();
-        if occ.count_ones() as usize != n + 1 {
-            return Fixed::default();
+        let mut men = [(Role::King, 0); 2];
+        for (j, m) in men.iter_mut().enumerate().take(n) {
+            *m = (self.roles[j], c[j + 1]);
         }
-        let pawn_off_board =
-            (1..=n).any(|j| self.role(j) == Role::Pawn && !(1..=6).contains(&rank(c[j])));
-        if pawn_off_board {
-            return Fixed::default();
-        }
-        let attacked = (0..=n).fold(0, |a, j| a | attacks(self.role(j), c[j], occ));
-        Fixed {
-            legal_w: !occ & !attacked,
-            legal_b: !occ & !KING[c[0] as usize],
-            attacked,
-            capturable: occ & !bb(c[0]) & !attacked,
-        }
+        Fixed::of(c[0], &men[..n])
     }
 
     /// The position of `c` with the black king on `bk`, `turn` to move, without man

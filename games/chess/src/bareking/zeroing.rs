@@ -33,15 +33,11 @@ pub fn solve(
     pl: &Placements,
     progress: &dyn Progress,
 ) -> Result<Restarted, SolveError> {
-    let mut sets = retrograde::start(pl);
+    let mut sets = retrograde::start(pl, Records::new(pl.len));
     progress.phase("retrograde by tier", 0);
     if !pl.roles.contains(&Role::Pawn) {
         // No move of the table zeroes but the king's captures: one tier.
-        let all = Scope {
-            tier: None,
-            exits: &[],
-        };
-        retrograde::run(pl, &mut sets, &all, progress)?;
+        retrograde::run(pl, &mut sets, &Scope::ALL, progress)?;
     } else {
         let tiers: Vec<u8> = (0..pl.len)
             .into_par_iter()
