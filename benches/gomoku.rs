@@ -11,12 +11,12 @@
 
 use std::time::{Duration, Instant};
 
-use retro::gomoku::ladder::{black_nodes_at, sample};
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::pns::{prove, ProveConfig};
-use retro::gomoku::position::Position;
-use retro::gomoku::solve::{SolveConfig, Solver};
-use retro::gomoku::strategy::Strategy;
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::rules::position::Position;
+use retro::gomoku::search::pns::{prove, ProveConfig};
+use retro::gomoku::search::solve::{SolveConfig, Solver};
+use retro::gomoku::validate::ladder::{black_nodes_at, sample};
+use retro::gomoku::validate::strategy::Strategy;
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{Color, Rules};
 

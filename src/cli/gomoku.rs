@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use retro::gomoku::board::Rules;
-use retro::gomoku::repair::completed;
-use retro::gomoku::strategy::Strategy;
-use retro::gomoku::threat::SearchConfig;
+use retro::gomoku::rules::board::Rules;
+use retro::gomoku::search::threat::SearchConfig;
+use retro::gomoku::validate::repair::completed;
+use retro::gomoku::validate::strategy::Strategy;
 use retro::gomoku::validate::{validate_with, Options};
 use retro::progress::{Bar, Progress, Silent};
 
