@@ -16,8 +16,9 @@ use std::time::Duration;
 
 use byteorder::{LittleEndian as LE, ReadBytesExt};
 
-use super::solve::{How, Node, SolveConfig, Solver};
 use crate::gomoku::rules::board::{Board, Key, Rules};
+
+use super::solve::{How, Node, SolveConfig, Solver};
 
 const MAGIC: &[u8; 8] = b"RGSOLVE1";
 

@@ -2,9 +2,10 @@
 //! answers "proven within m stones" without naming its first move, and a strategy file
 //! needs that move (`retro gomoku prove --out`, `retro gomoku solve`).
 
+use crate::gomoku::rules::board::{Board, Color, Rules};
+
 use super::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use super::threat::{prove_win_defender_to_move, SearchConfig};
-use crate::gomoku::rules::board::{Board, Color, Rules};
 
 /// The first of the threat search's own move kinds after which `attacker` wins against
 /// every reply within the rest of `budget` (its stones still allowed, this move included):

@@ -3,9 +3,10 @@
 //! whose soundness arguments are in `pns.rs`'s module documentation. Only the initial proof
 //! numbers of unsettled nodes differ between the two (they order the search, never prove).
 
+use crate::gomoku::rules::board::{Board, Color, Rules};
+
 use super::quiet::winning_cells;
 use super::threat::{bb_cells, prove_with_zone, SearchConfig};
-use crate::gomoku::rules::board::{Board, Color, Rules};
 
 /// Proof and disproof numbers saturate here ("infinite").
 pub(crate) const INF: u64 = u64::MAX / 4;

@@ -30,12 +30,13 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::gomoku::rules::board::{Board, Color, Key, Rules};
+
 use super::node_eval::{eval_and, eval_or, verdict, Eval};
 pub(crate) use super::node_eval::{How, INF};
 use super::quiet::winning_cells;
 use super::solve_moves::solve_candidates;
 use super::threat::{prove_win_with, SearchConfig};
-use crate::gomoku::rules::board::{Board, Color, Key, Rules};
 
 /// Limits and options of a solve.
 #[derive(Debug, Clone, Copy)]

@@ -9,8 +9,9 @@
 //! after a three the pass proof's zone holds few replies. Which moves are tried never
 //! affects soundness, only what can be found.
 
-use super::quiet::{candidates, four_cells, has_double_move, three_cells};
 use crate::gomoku::rules::board::{Board, Color, Rules};
+
+use super::quiet::{candidates, four_cells, has_double_move, three_cells};
 
 /// Black's moves worth a node: the quiet candidates of `quiet::candidates` (at most
 /// `width`, plus every block of a white three), then black's threes (cells after which

@@ -124,13 +124,14 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use super::pos::Pos;
-use super::tt::{TtEntry, TtKey, ZHasher};
 use crate::gomoku::rules::board::{Board, Color, Rules};
 use crate::gomoku::rules::cellset::bb_iter;
 pub use crate::gomoku::rules::cellset::{bb_cells, bb_count, bb_has, CellSet};
 use crate::gomoku::rules::cellset::{bb_first, bb_set};
 use crate::gomoku::rules::lines::{has_bits, Windows};
+
+use super::pos::Pos;
+use super::tt::{TtEntry, TtKey, ZHasher};
 
 /// Result of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,11 +1,12 @@
 //! The threat search against exhaustive minimax on small boards, every zone claim
 //! included, and hand-built 15x15 cases.
 
-use super::threat::*;
 use crate::gomoku::rules::board::{Board, Color, Rules};
 use crate::gomoku::rules::brute::Exhaustive;
 use crate::gomoku::rules::cellset::bb_has;
 use crate::gomoku::rules::random::{random_boards, random_position, Rng};
+
+use super::threat::*;
 
 /// Every proof must be confirmed by exhaustive search; every zone must hold.
 fn cross_check(

@@ -2,8 +2,9 @@
 //! boards) to collect the cells where an extra defender stone could change it. The claim and
 //! its proof are in `threat.rs`, "Zones".
 
-use super::threat::Searcher;
 use crate::gomoku::rules::cellset::{bb_cells, bb_first, bb_set, CellSet};
+
+use super::threat::Searcher;
 
 impl Searcher<'_> {
     // ----- Walking a found proof again to collect its zone (see the module docs). -----

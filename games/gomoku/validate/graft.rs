@@ -8,8 +8,9 @@
 //! covered by the zone of a threat proof after a pass, which the validator computes again
 //! with the same search, so it proves them too.
 
-use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use crate::gomoku::search::pns::{Proven, ProvenNode};
+
+use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 
 /// The strategy from a proven attacker-to-move node.
 pub fn after_white(n: ProvenNode<'_>) -> AfterWhite {

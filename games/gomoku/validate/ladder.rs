@@ -4,8 +4,9 @@
 
 use std::collections::HashSet;
 
-use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use crate::gomoku::rules::board::{Board, Color};
+
+use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 
 /// A black-to-move node of a graph.
 #[derive(Debug, Clone)]

@@ -5,13 +5,14 @@
 
 use std::time::Duration;
 
-use super::options::Options;
-use super::validator::validate;
 use crate::gomoku::rules::board::{Board, Color, Rules};
 use crate::gomoku::rules::random::Rng;
 use crate::gomoku::search::checkpoint::CheckpointError;
 use crate::gomoku::search::question_tests::random_question;
 use crate::gomoku::search::solve::{SolveConfig, Solver, Stop};
+
+use super::options::Options;
+use super::validator::validate;
 
 fn small_cfg(rules: Rules, max_moves: u32) -> SolveConfig {
     SolveConfig {

@@ -12,10 +12,11 @@
 
 use std::collections::HashSet;
 
-use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use crate::gomoku::rules::board::Color;
 use crate::gomoku::search::first_move::first_threat_move;
 use crate::gomoku::search::solve::{How, Solver};
+
+use super::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 
 /// Why no strategy could be written.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
