@@ -31,13 +31,19 @@
 //! and so are the threat searches at the leaves.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::gomoku::rules::board::{Board, Color, Key, Rules};
 
 pub(crate) use super::node_eval::How;
 use super::node_eval::{eval_and, eval_or, verdict, Eval, INF};
 use super::quiet::{candidates, winning_cells};
 use super::threat::{prove_win_with, SearchConfig};
-use crate::gomoku::rules::board::{Board, Color, Key, Rules};
+
+/// [`ProofResult::stopped`] of a search stopped through [`ProofSearch::with_stop`].
+pub const STOPPED_FROM_OUTSIDE: &str = "stopped from outside";
 
 /// Limits and options of a proof search.
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +61,9 @@ pub struct ProveConfig {
     pub node_limit: usize,
     /// Wall-clock limit.
     pub time_limit: Duration,
+    /// Largest number of threat-search nodes over the whole search (its work, counted the
+    /// same on a busy machine as on an idle one); `u64::MAX`: none.
+    pub total_threat_nodes: u64,
 }
 
 impl ProveConfig {
@@ -71,6 +80,7 @@ impl ProveConfig {
             width: 12,
             node_limit: 20_000,
             time_limit: Duration::from_secs(20),
+            total_threat_nodes: u64::MAX,
         }
     }
 }
@@ -122,6 +132,8 @@ pub struct ProofSearch {
     leaf_cache: HashMap<Key, Option<u32>>,
     searches: u64,
     threat_nodes: u64,
+    /// Raised by someone else to stop the search early (it then reports "not proven").
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl ProofSearch {
@@ -134,7 +146,29 @@ impl ProofSearch {
             leaf_cache: HashMap::new(),
             searches: 0,
             threat_nodes: 0,
+            stop: None,
         }
+    }
+
+    /// The same search, stopped (not proven, "stopped from outside") as soon as `stop` is
+    /// raised: checked between expansions and between the children of one expansion.
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> ProofSearch {
+        self.stop = Some(stop);
+        self
+    }
+
+    fn stopped_from_outside(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Whether an expansion must stop adding children: past `deadline`, past the
+    /// threat-node limit, or stopped from outside.
+    fn must_stop(&self, deadline: Instant) -> bool {
+        Instant::now() >= deadline
+            || self.threat_nodes >= self.cfg.total_threat_nodes
+            || self.stopped_from_outside()
     }
 
     /// Attacker stones still allowed on `board`.
@@ -162,6 +196,17 @@ impl ProofSearch {
             }
             if t0.elapsed() >= self.cfg.time_limit {
                 stopped = format!("time limit ({:?}) reached", self.cfg.time_limit);
+                break;
+            }
+            if self.threat_nodes >= self.cfg.total_threat_nodes {
+                stopped = format!(
+                    "threat-search node limit ({}) reached",
+                    self.cfg.total_threat_nodes
+                );
+                break;
+            }
+            if self.stopped_from_outside() {
+                stopped = STOPPED_FROM_OUTSIDE.to_string();
                 break;
             }
             let leaf = self.most_proving(root);
@@ -324,8 +369,9 @@ impl ProofSearch {
         }
     }
 
-    /// Expands a node. Past `deadline` it stops adding children: fewer black candidates only
-    /// lose proofs, and a white node with a reply left out is never proven (`set_numbers`).
+    /// Expands a node. Past `deadline` or the threat-node limit, or once stopped from
+    /// outside, it stops adding children: fewer black candidates only lose proofs, and a white node with a reply
+    /// left out is never proven (`set_numbers`).
     fn expand(&mut self, id: u32, deadline: Instant) {
         let i = id as usize;
         self.nodes[i].expanded = true;
@@ -344,7 +390,7 @@ impl ProofSearch {
                 let c = self.new_and(board.clone(), m as u16, id);
                 board.remove(m, att);
                 self.nodes[i].children.push(c);
-                if self.nodes[c as usize].pn == 0 || Instant::now() >= deadline {
+                if self.nodes[c as usize].pn == 0 || self.must_stop(deadline) {
                     break;
                 }
             }
@@ -355,7 +401,7 @@ impl ProofSearch {
                 let c = self.new_or(board.clone(), w, id);
                 board.remove(w as usize, def);
                 self.nodes[i].children.push(c);
-                if self.nodes[c as usize].dn == 0 || Instant::now() >= deadline {
+                if self.nodes[c as usize].dn == 0 || self.must_stop(deadline) {
                     break;
                 }
             }

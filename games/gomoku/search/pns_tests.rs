@@ -4,13 +4,14 @@
 
 use std::time::Duration;
 
+use crate::gomoku::rules::board::{Board, Color, Rules};
+use crate::gomoku::rules::brute::Exhaustive;
+use crate::gomoku::rules::random::{random_position, Rng};
+
 use super::pns::{prove, ProveConfig};
 use super::question_tests::random_question;
 use super::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use super::threat::{prove_win_with, SearchConfig};
-use crate::gomoku::rules::board::{Board, Color, Rules};
-use crate::gomoku::rules::brute::Exhaustive;
-use crate::gomoku::rules::random::{random_position, Rng};
 
 fn small_cfg(rules: Rules, max_moves: u32) -> ProveConfig {
     ProveConfig {
@@ -282,4 +283,52 @@ fn proves_a_win_whose_only_first_move_is_a_quiet_block() {
     assert_eq!(r.by_stone, b.stones() + 7);
     let first = r.root_tries.iter().find(|t| t.1 == "proven").map(|t| t.0);
     assert_eq!(first, Some(block as u16));
+}
+
+/// The threat-node limit and the stop flag end a search early with "not proven" and say
+/// why; without them the same search proves the position.
+#[test]
+fn threat_node_limit_and_stop_end_the_search() {
+    use super::pns::{ProofSearch, STOPPED_FROM_OUTSIDE};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    // A quiet win on 15x15 (the threat search alone does not prove it).
+    let mut b = Board::gomoku();
+    for (i, name) in ["h8", "a1", "i9", "o15"].iter().enumerate() {
+        let c = b.parse_cell(name).expect("cell");
+        b.place(
+            c,
+            if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        );
+    }
+    let cfg = ProveConfig::new(Rules::Standard, 18);
+    let full = prove(&b, Color::Black, true, cfg);
+    assert!(full.proven, "{}", full.stopped);
+    assert!(full.threat_nodes > 1_000);
+    let capped = prove(
+        &b,
+        Color::Black,
+        true,
+        ProveConfig {
+            total_threat_nodes: 1_000,
+            ..cfg
+        },
+    );
+    assert!(!capped.proven);
+    assert_eq!(capped.stopped, "threat-search node limit (1000) reached");
+    // Far fewer nodes than the full search: it stops soon after the limit.
+    assert!(
+        capped.threat_nodes < full.threat_nodes,
+        "{}",
+        capped.threat_nodes
+    );
+    let stopped = ProofSearch::new(Color::Black, cfg)
+        .with_stop(Arc::new(AtomicBool::new(true)))
+        .run(&b, true);
+    assert!(!stopped.proven);
+    assert_eq!(stopped.stopped, STOPPED_FROM_OUTSIDE);
 }

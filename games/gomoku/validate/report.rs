@@ -4,10 +4,11 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::strategy::AfterWhite;
 use crate::gomoku::rules::board::{Board, Rules};
 use crate::gomoku::rules::limit::MoveLimit;
 use crate::gomoku::rules::shapes::board_shapes;
+
+use super::strategy::AfterWhite;
 
 /// Why a node fails.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +106,8 @@ pub struct Unclosed {
     pub path: Vec<u16>,
     /// What was tried and why it stopped.
     pub tried: String,
+    /// Not searched: the proof search's total budget was spent.
+    pub budget_spent: bool,
 }
 
 /// Counts and results of one validation.
@@ -144,6 +147,9 @@ pub struct Report {
     pub unclosed: Vec<Unclosed>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Stopped at the first failure ([`super::Options::stop_at_first`]): tasks run, of
+    /// all. The counts above cover only what ran.
+    pub stopped_early: Option<(u64, u64)>,
     /// Board used for names.
     pub board: Option<Board>,
 }
@@ -273,6 +279,12 @@ impl fmt::Display for Report {
             for u in &self.unclosed {
                 writeln!(f, "  not closed: {}: {}", format_line(b, &u.path), u.tried)?;
             }
+        }
+        if let Some((ran, all)) = self.stopped_early {
+            writeln!(
+                f,
+                "  stopped at the first failure   {ran} of {all} tasks run"
+            )?;
         }
         if let Some(first) = self.failures.first() {
             writeln!(

@@ -3,8 +3,9 @@
 //! proofs, and what every step of a task reads (`Ctx`).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::gomoku::rules::board::{share_window, Board, Color, Key};
 use crate::gomoku::rules::symmetry::Symmetries;
@@ -100,8 +101,55 @@ pub(crate) fn far_white_stones(board: &Board) -> Vec<usize> {
     out
 }
 
-#[derive(Default)]
+/// What is left of the proof search's total budget ([`Options::proof_budget`]), taken
+/// hole by hole.
+pub(crate) struct ProofBudget {
+    total: Duration,
+    left_ns: AtomicU64,
+}
+
+impl ProofBudget {
+    pub(crate) fn new(total: Duration) -> ProofBudget {
+        ProofBudget {
+            total,
+            left_ns: AtomicU64::new(total.as_nanos().min(u64::MAX as u128) as u64),
+        }
+    }
+
+    /// The whole budget.
+    pub(crate) fn total(&self) -> Duration {
+        self.total
+    }
+
+    /// Takes up to `want` of what is left; returns what it took (zero once spent).
+    pub(crate) fn take(&self, want: Duration) -> Duration {
+        let want = want.as_nanos().min(u64::MAX as u128) as u64;
+        let mut took = 0;
+        let _ = self
+            .left_ns
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                took = left.min(want);
+                Some(left - took)
+            });
+        Duration::from_nanos(took)
+    }
+
+    /// Gives back the part of a taken share that was not used.
+    pub(crate) fn give_back(&self, unused: Duration) {
+        let n = unused.as_nanos().min(u64::MAX as u128) as u64;
+        let _ = self
+            .left_ns
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_add(n))
+            });
+    }
+}
+
 pub(crate) struct Shared {
+    /// Raised at the first failure when the options say to stop there: tasks not started
+    /// are skipped, running ones stop between replies, a running proof search stops.
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) budget: ProofBudget,
     pub(crate) cache: ProofCache,
     pub(crate) searches: AtomicU64,
     pub(crate) nodes: AtomicU64,
@@ -110,6 +158,29 @@ pub(crate) struct Shared {
     pub(crate) symmetric: AtomicU64,
     pub(crate) positions: AtomicU64,
     pub(crate) repairs: Repairs,
+}
+
+impl Shared {
+    pub(crate) fn new(opts: &Options) -> Shared {
+        Shared {
+            stop: Arc::new(AtomicBool::new(false)),
+            budget: ProofBudget::new(opts.proof_budget),
+            cache: ProofCache::default(),
+            searches: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            proven: AtomicU64::new(0),
+            in_graph: AtomicU64::new(0),
+            symmetric: AtomicU64::new(0),
+            positions: AtomicU64::new(0),
+            repairs: Repairs::default(),
+        }
+    }
+
+    /// Whether the validation is stopping (a failure was found and the options say to
+    /// stop at the first).
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// Holes closed and not closed, collected from parallel tasks.
@@ -143,5 +214,23 @@ impl Ctx<'_> {
         let p = prove_win_with(board, Color::Black, self.opts.rules, budget, cfg);
         self.count_search(&p);
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_never_overdrawn() {
+        let b = ProofBudget::new(Duration::from_secs(10));
+        assert_eq!(b.take(Duration::from_secs(4)), Duration::from_secs(4));
+        assert_eq!(b.take(Duration::from_secs(4)), Duration::from_secs(4));
+        // 2 s left: a share of 4 gets 2, then nothing is left.
+        assert_eq!(b.take(Duration::from_secs(4)), Duration::from_secs(2));
+        assert_eq!(b.take(Duration::from_secs(4)), Duration::ZERO);
+        b.give_back(Duration::from_secs(3));
+        assert_eq!(b.take(Duration::from_secs(20)), Duration::from_secs(3));
+        assert_eq!(b.total(), Duration::from_secs(10));
     }
 }

@@ -11,13 +11,21 @@ use crate::gomoku::search::threat::{
 };
 
 use super::options::Options;
-use super::repair::close_hole;
+use super::repair::{close_hole, Hole};
 use super::report::{Failure, Reason};
 use super::shared::{far_white_stones, Cached, Ctx};
 use super::walk::{Kind, Task};
 
-/// A task's longest forced game (black moves, line), or its failure.
-pub(crate) type TaskResult = Result<Option<(u32, Vec<u16>)>, Box<Failure>>;
+/// How a task ended without proving everything it had to.
+pub(crate) enum TaskEnd {
+    /// A failure: the first reply (or the leaf) not proven.
+    Failed(Box<Failure>),
+    /// Stopped because the validation stops at an earlier failure; nothing to report.
+    Stopped,
+}
+
+/// A task's longest forced game (black moves, line), or how it ended.
+pub(crate) type TaskResult = Result<Option<(u32, Vec<u16>)>, TaskEnd>;
 
 /// Keeps the longer line (ties: the smaller line, so reports are deterministic).
 fn note(best: &mut Option<(u32, Vec<u16>)>, len: u32, path: &[u16]) {
@@ -33,14 +41,14 @@ fn failure(
     path: Vec<u16>,
     reason: Reason,
     cell: u16,
-) -> Box<Failure> {
-    Box::new(Failure {
+) -> TaskEnd {
+    TaskEnd::Failed(Box::new(Failure {
         path,
         board: board.clone(),
         reason,
         order: (task.order, cell),
         rules: opts.rules,
-    })
+    }))
 }
 
 /// Runs one task.
@@ -65,14 +73,18 @@ fn leaf_task(task: &Task, claim: u32, ctx: &Ctx<'_>) -> TaskResult {
     ctx.count_search(&p);
     let p = if p.proven {
         p
+    } else if ctx.shared.stopping() {
+        return Err(TaskEnd::Stopped);
     } else {
         ctx.retry(board, budget)
     };
     if p.proven {
         return Ok(Some((blacks + p.attacker_moves, task.path.clone())));
     }
-    if let Some(stone) = close_hole(board, &task.path, ctx) {
-        return Ok(Some((stone.div_ceil(2), task.path.clone())));
+    match close_hole(board, &task.path, ctx) {
+        Hole::Closed(stone) => return Ok(Some((stone.div_ceil(2), task.path.clone()))),
+        Hole::Stopped => return Err(TaskEnd::Stopped),
+        Hole::Open => {}
     }
     let reason = Reason::LeafNotProven {
         budget,
@@ -115,6 +127,9 @@ fn white_task(task: &Task, own: &[u16], ctx: &Ctx<'_>) -> TaskResult {
         if own.contains(&(w as u16)) {
             continue;
         }
+        if ctx.shared.stopping() {
+            return Err(TaskEnd::Stopped);
+        }
         // A symmetric image of a smaller sibling reply: same position up to symmetry.
         if stab.iter().any(|&t| (ctx.sym.perms[t][w] as usize) < w) {
             ctx.shared.symmetric.fetch_add(1, Ordering::Relaxed);
@@ -135,7 +150,8 @@ fn white_task(task: &Task, own: &[u16], ctx: &Ctx<'_>) -> TaskResult {
                 ctx.shared.proven.fetch_add(1, Ordering::Relaxed);
                 note(&mut best, moves, &path);
             }
-            Err(reason) => {
+            Err(None) => return Err(TaskEnd::Stopped),
+            Err(Some(reason)) => {
                 let reason = match reason {
                     Reason::ReplyNotProven { .. } if own.is_empty() && task.claim > 0 => {
                         Reason::LeafNotProven {
@@ -214,7 +230,8 @@ fn outside(zone: &Option<CellSet>, cells: &[usize]) -> bool {
 }
 
 /// One white reply `w` (already on `b2`): proven within the budget, as black's total moves
-/// in the worst case, or why not.
+/// in the worst case, or why not (`None`: the validation is stopping at an earlier
+/// failure).
 fn prove_reply(
     b2: &Board,
     w: usize,
@@ -222,12 +239,12 @@ fn prove_reply(
     np: &mut NodeProofs,
     path: &[u16],
     ctx: &Ctx<'_>,
-) -> Result<u32, Reason> {
+) -> Result<u32, Option<Reason>> {
     let blacks = b2.count(Color::Black);
     // A reply that makes white's winning row ends the game: a hole, whatever any proof
     // says.
     if b2.five_through(w, Color::White, ctx.opts.rules) {
-        return Err(Reason::ReplyNotProven { budget });
+        return Err(Some(Reason::ReplyNotProven { budget }));
     }
     if np.zone.is_some_and(|z| !bb_has(&z, w)) {
         return Ok(blacks + np.pass.attacker_moves);
@@ -238,13 +255,17 @@ fn prove_reply(
     if let Some(m) = by_hinted_search(b2, w, budget, np, ctx) {
         return Ok(blacks + m);
     }
+    if ctx.shared.stopping() {
+        return Err(None);
+    }
     let p = ctx.retry(b2, budget);
     if p.proven {
         return Ok(blacks + p.attacker_moves);
     }
     match close_hole(b2, path, ctx) {
-        Some(stone) => Ok(stone.div_ceil(2)),
-        None => Err(Reason::ReplyNotProven { budget }),
+        Hole::Closed(stone) => Ok(stone.div_ceil(2)),
+        Hole::Open => Err(Some(Reason::ReplyNotProven { budget })),
+        Hole::Stopped => Err(None),
     }
 }
 

@@ -12,11 +12,10 @@ mod tests {
 
     fn opts(rules: Rules, max_moves: u32) -> Options {
         Options {
-            rules,
-            max_moves,
             search: SearchConfig::default(),
             // The threat search alone: these tests are about its holes.
             proof: None,
+            ..Options::new(rules, max_moves)
         }
     }
 
@@ -131,6 +130,71 @@ mod tests {
             .failures
             .iter()
             .any(|f| matches!(f.reason, Reason::LeafNotProven { claim: 5, .. })));
+    }
+
+    /// Several failing tasks: the first listed reply's leaf, the second's, and the replies
+    /// a8 leaves unlisted. Going on lists all three; stopping at the first lists one and
+    /// says how many tasks ran.
+    #[test]
+    fn stop_at_first_reports_one_failure_and_stops() {
+        let s = fork(r#"{"a8": {"b1": {"b8": 3}, "c1": {"c8": 3}}}"#, 7);
+        let all = validate(&s, &opts(Rules::Standard, 7));
+        assert_eq!(all.failures.len(), 3, "{all}");
+        assert_eq!(all.stopped_early, None);
+        let first = Options {
+            stop_at_first: true,
+            ..opts(Rules::Standard, 7)
+        };
+        let r = validate(&s, &first);
+        assert_eq!(r.failures.len(), 1, "{r}");
+        assert!(
+            all.failures.iter().any(|f| f.path == r.failures[0].path),
+            "the failure is one of the three:\n{r}"
+        );
+        let (ran, tasks) = r.stopped_early.expect("stopped early");
+        assert_eq!(tasks, 3);
+        assert!(ran <= tasks);
+        // A failure of the walk needs no search: no task runs.
+        let s = fork(r#"{"a8": {"b1": {"e8": 3}, "c1": {"c8": 3}}}"#, 7);
+        let r = validate(&s, &first);
+        assert_eq!(r.failures.len(), 1, "{r}");
+        assert_eq!(r.failures[0].reason, Reason::Occupied { black: true });
+        assert_eq!(r.stopped_early, Some((0, 2)), "{r}");
+        assert_eq!(r.searches, 0);
+        // A valid graph runs to the end either way.
+        let s = fork(r#"{"g8": 3}"#, 10);
+        let r = validate(
+            &s,
+            &Options {
+                stop_at_first: true,
+                ..opts(Rules::Standard, 10)
+            },
+        );
+        assert!(r.valid(), "{r}");
+        assert_eq!(r.stopped_early, None);
+    }
+
+    /// The proof search on the holes: closed within the budget, left open (and said so)
+    /// once the budget is spent.
+    #[test]
+    fn spent_proof_budget_leaves_holes_open() {
+        let text = r#"{"format": "retro-gomoku-strategy/1", "max_moves": 18,
+            "setup": {"black": ["h8", "i9", "b3", "c3", "d3"], "white": ["a3", "o15", "a15", "o1", "a13"]},
+            "strategy": {"e3": {"f3": 17}}}"#;
+        let s = Strategy::from_json(text).expect("parse");
+        let with = Options::new(Rules::Standard, 18);
+        let r = validate(&s, &with);
+        assert!(r.valid(), "{r}");
+        assert_eq!(r.repairs.len(), 1, "{r}");
+        let spent = Options {
+            proof_budget: std::time::Duration::ZERO,
+            ..with
+        };
+        let r = validate(&s, &spent);
+        assert!(!r.valid(), "{r}");
+        assert!(r.repairs.is_empty());
+        assert_eq!(r.unclosed.len(), 1, "{r}");
+        assert!(r.unclosed[0].budget_spent, "{r}");
     }
 
     /// Strategy exported from exhaustive search on 4x4, k = 3 (from the empty board).
