@@ -50,9 +50,9 @@ pub struct ValidateArgs {
     #[arg(long, value_parser = super::threads)]
     pub threads: Option<usize>,
     /// Go on after the first hole the proof search cannot close (or any other failure),
-    /// giving every hole the full --time-limit, and list every hole. By default the run
-    /// stops at the first failure, prints it and exits 1. --repair and --all-failures go
-    /// on too.
+    /// giving every hole the proof search's full limits (no --first-hole-nodes), and list
+    /// every hole. By default the run stops at the first failure, prints it and exits 1.
+    /// --repair and --all-failures go on too.
     #[arg(long)]
     pub all_holes: bool,
     /// Without --all-holes: the threat-search nodes the proof search may spend on one hole
