@@ -4,9 +4,9 @@
 
 use anyhow::Context;
 
-use retro::gomoku::board::{Board, Rules};
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::position::Position;
+use retro::gomoku::rules::board::{Board, Rules};
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::rules::position::Position;
 
 /// The move-limit options shared by `prove`, `solve` and `validate`.
 #[derive(Debug, Clone, clap::Args)]

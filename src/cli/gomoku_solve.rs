@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
-use retro::gomoku::board::Rules;
-use retro::gomoku::checkpoint::{write_atomic, CheckpointError};
-use retro::gomoku::solve::{SolveConfig, Solver, Status, Stop};
+use retro::gomoku::rules::board::Rules;
+use retro::gomoku::search::checkpoint::{write_atomic, CheckpointError};
+use retro::gomoku::search::solve::{SolveConfig, Solver, Status, Stop};
 use retro::gomoku::validate::{validate, Options};
 
 use super::gomoku_args::{tries_line, with_threads, PositionArgs};

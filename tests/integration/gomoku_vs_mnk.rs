@@ -8,10 +8,10 @@
 
 use retro::game::{Game, SolveOptions, Value};
 use retro::generate::write_solution;
-use retro::gomoku::pns::{prove as proof_search, ProveConfig};
-use retro::gomoku::solve::{SolveConfig, Solver};
-use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
-use retro::gomoku::threat::prove_win_defender_to_move;
+use retro::gomoku::search::pns::{prove as proof_search, ProveConfig};
+use retro::gomoku::search::solve::{SolveConfig, Solver};
+use retro::gomoku::search::threat::prove_win_defender_to_move;
+use retro::gomoku::validate::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{prove_win, Board, Color, Rules, SearchConfig};
 use retro::mnk::Mnk;
