@@ -12,15 +12,13 @@ pub use retro_engine::{
     error, game, generate, memory, plugin, present, probe, progress, rebuild, registry, selftest,
     solve, summary, table, verify,
 };
+pub use retro_gomoku as gomoku;
 pub use retro_kbnk as kbnk;
 pub use retro_mnk as mnk;
 
 pub mod fixes;
 #[cfg(feature = "server")]
 pub mod serve;
-
-#[path = "../games/gomoku/mod.rs"]
-pub mod gomoku;
 
 /// Every game family this program knows, in the order they are listed and sorted: adding a
 /// game is its folder (a crate under `games/`) and one entry here.

@@ -25,7 +25,7 @@ pub struct ValidateArgs {
     /// Rules: standard (exactly five wins) or freestyle (five or more). Default: the
     /// file's, else standard.
     #[arg(long, value_enum)]
-    pub rules: Option<Rules>,
+    pub rules: Option<super::gomoku_args::RulesArg>,
     #[command(flatten)]
     pub limit: LimitArgs,
     /// Largest number of black moves the continuous-threat (VCT) search tries.
@@ -83,7 +83,9 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
         .with_context(|| format!("cannot read strategy file {}", args.file.display()))?;
     let strategy = Strategy::from_json(&text)
         .with_context(|| format!("cannot parse strategy file {}", args.file.display()))?;
-    let rules = args.rules.or(strategy.rules).unwrap_or(Rules::Standard);
+    let rules = (args.rules.map(Rules::from))
+        .or(strategy.rules)
+        .unwrap_or(Rules::Standard);
     let limit = args.limit.limit(strategy.max_moves);
     let search = SearchConfig {
         vct: true,

@@ -74,7 +74,7 @@ fn describe_failure(board: &Board, res: &ProofResult) -> String {
 /// or the strategy could not be written.
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
     let (pos, limit) = args.pos.read()?;
-    let rules = args.pos.rules;
+    let rules = Rules::from(args.pos.rules);
     let cfg = args.proof.config(rules, limit, SearchConfig::default());
     let b = &pos.board;
     let res = prove(b, Color::Black, pos.black_to_move(), cfg);

@@ -136,7 +136,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<bool> {
 
 fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     let (pos, limit) = args.pos.read()?;
-    let rules = args.pos.rules;
+    let rules = Rules::from(args.pos.rules);
     let mut cfg = SolveConfig::new(rules, limit.black_moves);
     cfg.threat.node_limit = args
         .leaf_nodes
