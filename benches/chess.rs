@@ -25,15 +25,15 @@
 //!
 //! `cargo bench --bench chess [-- --five [KQRvKR ...]]`
 
+use retro::solve::Solve;
 use std::path::Path;
 use std::time::Instant;
 
 use retro::chess::material::Material;
 use retro::chess::plan;
-use retro::game::{Game, SolveOptions};
+use retro::game::SolveOptions;
 use retro::generate::generate;
 use retro::progress::Silent;
-use retro::registry;
 
 mod util;
 use util::{cpu_seconds, measure};
@@ -69,7 +69,7 @@ fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> 
         generate_all(dir, &children)?;
         let dir_s = dir.to_string_lossy().into_owned();
         let r = measure(exe, &["generate", "chess", name, "--out", &dir_s], dir, &[])?;
-        let slots = registry::open(dir, name)?.table.header().records() as f64;
+        let slots = retro::GAMES.open(dir, name)?.table.header().records() as f64;
         println!(
             "{name}: retro {:.1} s wall, {:.1} s CPU, peak {:.2} GiB, anonymous {:.0} MiB = {:.2} bytes a slot (load average after: {})",
             r.wall,
@@ -80,7 +80,7 @@ fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> 
             load()
         );
         // Its compressed form (`retro compress`): size and time beside generation's.
-        let file = registry::table_path(dir, name);
+        let file = retro::table::table_path(dir, name);
         let c = measure(exe, &["compress", &file.to_string_lossy()], dir, &[])?;
         let small = file.with_extension(retro::table::compressed::EXTENSION);
         let (dense_bytes, bytes) = (
@@ -148,7 +148,7 @@ fn generate_all(dir: &Path, materials: &[Material]) -> Result<usize, Box<dyn std
         if plan::present(dir, m)? {
             continue;
         }
-        let p = registry::plugin_in(&m.to_string(), dir)?;
+        let p = retro::GAMES.plugin_in(&m.to_string(), dir)?;
         generate(&*p, dir, &Silent)?;
     }
     Ok(order.len())
@@ -170,7 +170,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dtm_wall = t.elapsed().as_secs_f64();
     let (c, t) = (cpu_seconds(), Instant::now());
     for m in plan::closure(&Material::all(4)) {
-        let p = registry::plugin_in(&format!("{m}.dtz"), dir.path())?;
+        let p = retro::GAMES.plugin_in(&format!("{m}.dtz"), dir.path())?;
         generate(&*p, dir.path(), &Silent)?;
     }
     println!(
@@ -184,7 +184,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "KRRvK", "KRBvK", "KRNvK", "KRPvK", "KBPvK", "KNPvK", "KPPvK",
     ] {
         let best = |name: &str| -> Result<f64, Box<dyn std::error::Error>> {
-            let p = registry::plugin_in(name, dir.path())?;
+            let p = retro::GAMES.plugin_in(name, dir.path())?;
             let mut best = f64::MAX;
             for _ in 0..3 {
                 let t = Instant::now();
@@ -208,7 +208,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // KBNvK, generic path (its sub-tables are already there) against the kbnk solver.
     let opts = SolveOptions { progress: &Silent };
-    let kbnvk = registry::plugin_in("KBNvK", dir.path())?;
+    let kbnvk = retro::GAMES.plugin_in("KBNvK", dir.path())?;
     let kbnk = retro::kbnk::Kbnk::new();
     // The same table through the generic two-queue solver, which the chess path replaces
     // for pieces against a bare king.

@@ -90,7 +90,7 @@ fn batch(table: &str, dir: &std::path::Path, input: String) -> anyhow::Result<(u
 
 fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
-    let plugin = retro::registry::plugin("kbnk")?;
+    let plugin = retro::GAMES.plugin("kbnk")?;
     retro::generate::generate(&*plugin, dir.path(), &Silent)?;
 
     const N: usize = 1_000_000;
@@ -108,7 +108,7 @@ fn main() -> anyhow::Result<()> {
     // KQvKR: dense tables, and the same tables compressed in a folder of their own.
     let kqvkr = retro::chess::material::Material::parse("KQvKR")?;
     for m in retro::chess::plan::closure(&[kqvkr]) {
-        let p = retro::registry::plugin_in(&m.to_string(), dir.path())?;
+        let p = retro::GAMES.plugin_in(&m.to_string(), dir.path())?;
         retro::generate::generate(&*p, dir.path(), &Silent)?;
     }
     let small = tempfile::tempdir()?;

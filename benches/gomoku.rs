@@ -4,19 +4,30 @@
 //! `cargo bench --bench gomoku` runs the positions; `cargo bench --bench gomoku -- FILE...`
 //! also runs rung 1 of issue 21's ladder on each FILE (a fixed sample of its black-to-move
 //! nodes at stone 16, the graph below each thrown away, `retro gomoku solve`'s search with
-//! 60 s each; every proof is validated), then validates each FILE at the seed's limit
-//! (stone 35 unless the file says otherwise), closing holes with the proof search, and
-//! prints wall time, holes closed and the peak resident set (`VmHWM`, so run one file per
-//! process for a per-file figure). `--no-validate` leaves out the validation.
+//! 60 s each; every proof is validated), then three wrong files made from FILE, each
+//! validated as `retro gomoku validate` does by default (stopping at the first failure)
+//! and each to be refused within 10 s:
+//!
+//! - `first move a1`: black's first move replaced by a1, the graph below it kept;
+//! - `deep move a15`: along the line that takes the reply with the largest subtree at
+//!   every white node, black's 5th move replaced by a15;
+//! - `deep move occupied`: on the same line, black's 7th move replaced by white's reply
+//!   just before it (an occupied cell, as a mistyped or swapped coordinate gives);
+//!
+//! then validates each FILE itself at the seed's limit (stone 35 unless the file says
+//! otherwise), going on after every hole and closing holes with the proof search (as
+//! `--repair` does), and prints wall time, holes closed and the peak resident set (`VmHWM`,
+//! so run one file per process for a per-file figure). `--no-rung1` leaves out the
+//! ladder, `--no-wrong` the wrong files, `--no-validate` the validation of FILE.
 
 use std::time::{Duration, Instant};
 
-use retro::gomoku::ladder::{black_nodes_at, sample};
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::pns::{prove, ProveConfig};
-use retro::gomoku::position::Position;
-use retro::gomoku::solve::{SolveConfig, Solver};
-use retro::gomoku::strategy::Strategy;
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::rules::position::Position;
+use retro::gomoku::search::pns::{prove, ProveConfig};
+use retro::gomoku::search::solve::{SolveConfig, Solver};
+use retro::gomoku::validate::ladder::{black_nodes_at, sample};
+use retro::gomoku::validate::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{Color, Rules};
 
@@ -66,7 +77,12 @@ fn main() {
              (cargo bench --bench gomoku -- /path/to/rv2-gomoku.json)"
         );
     }
-    let no_validate = std::env::args().any(|a| a == "--no-validate");
+    let flag = |f: &str| std::env::args().any(|a| a == f);
+    let (no_validate, no_rung1, no_wrong) = (
+        flag("--no-validate"),
+        flag("--no-rung1"),
+        flag("--no-wrong"),
+    );
     for file in files {
         let Ok(text) = std::fs::read_to_string(&file) else {
             println!("{file}: cannot read");
@@ -76,7 +92,12 @@ fn main() {
             println!("{file}: cannot parse");
             continue;
         };
-        rung1(&s);
+        if !no_rung1 {
+            rung1(&s);
+        }
+        if !no_wrong {
+            wrong_files(&s);
+        }
         if no_validate {
             continue;
         }
@@ -91,6 +112,97 @@ fn main() {
             report.failures.len(),
             t.elapsed().as_secs_f64(),
             peak_rss_mib().unwrap_or(0.0)
+        );
+    }
+}
+
+/// Positions in a black node's subtree (black moves, listed replies and leaves).
+fn size(n: &BlackNode) -> usize {
+    1 + match &n.after {
+        AfterBlack::Leaf(_) => 1,
+        AfterBlack::White(w) => w
+            .replies
+            .iter()
+            .map(|(_, sub)| match sub {
+                AfterWhite::Leaf(_) => 2,
+                AfterWhite::Black(b) => 1 + size(b),
+            })
+            .sum(),
+    }
+}
+
+/// Black's `k`-th move (1-based) along the line that takes the reply with the largest
+/// subtree at every white node, and white's reply just before it (none for the first
+/// move); `None` when the line is shorter.
+fn heavy_line_move(
+    n: &mut BlackNode,
+    k: usize,
+    before: Option<u16>,
+) -> Option<(&mut BlackNode, Option<u16>)> {
+    if k <= 1 {
+        return Some((n, before));
+    }
+    let AfterBlack::White(w) = &mut n.after else {
+        return None;
+    };
+    let (reply, sub) = w
+        .replies
+        .iter_mut()
+        .filter_map(|(c, sub)| match sub {
+            AfterWhite::Black(b) => Some((*c, b)),
+            AfterWhite::Leaf(_) => None,
+        })
+        .max_by_key(|(_, b)| size(b))?;
+    heavy_line_move(sub, k - 1, Some(reply))
+}
+
+/// The three wrong files of the module documentation, each validated as the CLI does by
+/// default; every one must be refused within 10 s.
+fn wrong_files(s: &Strategy) {
+    let limit = s
+        .max_moves
+        .map_or(MoveLimit::default(), MoveLimit::from_black_moves);
+    let rules = s.rules.unwrap_or(Rules::Standard);
+    let cell = |name: &str| s.start.parse_cell(name).expect("a cell of 15x15") as u16;
+    let mut cases: Vec<(&str, Strategy)> = Vec::new();
+    let mut a1 = s.clone();
+    a1.root.mv = cell("a1");
+    cases.push(("first move a1", a1));
+    let mut a15 = s.clone();
+    if let Some((n, _)) = heavy_line_move(&mut a15.root, 5, None) {
+        n.mv = cell("a15");
+        cases.push(("deep move a15 (black's 5th)", a15));
+    }
+    let mut occupied = s.clone();
+    if let Some((n, Some(white))) = heavy_line_move(&mut occupied.root, 7, None) {
+        n.mv = white;
+        cases.push(("deep move occupied (black's 7th)", occupied));
+    }
+    println!("| wrong file | verdict | first failure | seconds |");
+    println!("|---|---|---|---|");
+    for (name, wrong) in &cases {
+        let opts = Options {
+            stop_at_first: true,
+            ..Options::new(rules, limit.black_moves)
+        };
+        let t = Instant::now();
+        let report = validate(wrong, &opts);
+        let secs = t.elapsed().as_secs_f64();
+        let first = report.failures.first().map_or(String::new(), |f| {
+            retro::gomoku::validate::report::format_line(&wrong.start, &f.path)
+        });
+        println!(
+            "| {name} | {} | {first} | {secs:.1}{} |",
+            if report.valid() {
+                "VALID (not refused!)"
+            } else {
+                "refused"
+            },
+            if secs > 10.0 {
+                " (over the 10 s target)"
+            } else {
+                ""
+            }
         );
     }
 }

@@ -4,11 +4,13 @@
 //!
 //! `cargo bench --bench kbnk`
 
+use retro::solve::Solve;
 use std::time::{Duration, Instant};
 
-use retro::game::{Game, GameText, SolveOptions};
+use retro::game::{Game, SolveOptions};
 use retro::generate::write_solution;
 use retro::kbnk::Kbnk;
+use retro::present::GameText;
 use retro::probe::probe;
 use retro::progress::Silent;
 use retro::table::Table;

@@ -6,6 +6,7 @@
 //! Peak memory is the process's peak resident set (`VmHWM`), so run one board per process
 //! for a per-board figure.
 
+use retro::solve::Solve;
 use std::time::Instant;
 
 use retro::game::{Game, SolveOptions, Value};
@@ -72,7 +73,7 @@ fn main() {
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         let t3 = Instant::now();
         let table = retro::table::Table::open(&path).expect("opens");
-        let lines = pool.install(|| retro::game::GameText::summary_lines(&g, &table));
+        let lines = pool.install(|| retro::present::GameText::summary_lines(&g, &table));
         let summary = t3.elapsed().as_secs_f64();
         for l in &lines {
             eprintln!("  {}: {l}", g.name());

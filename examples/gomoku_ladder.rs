@@ -22,11 +22,11 @@
 
 use std::time::{Duration, Instant};
 
-use retro::gomoku::board::Rules;
-use retro::gomoku::ladder::black_nodes_at;
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::solve::{SolveConfig, Solver, Stop};
-use retro::gomoku::strategy::Strategy;
+use retro::gomoku::rules::board::Rules;
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::search::solve::{SolveConfig, Solver, Stop};
+use retro::gomoku::validate::ladder::black_nodes_at;
+use retro::gomoku::validate::strategy::Strategy;
 use retro::gomoku::validate::{validate, Options};
 
 fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {

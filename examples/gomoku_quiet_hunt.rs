@@ -33,10 +33,10 @@
 
 use std::time::{Duration, Instant};
 
-use retro::gomoku::brute::Exhaustive;
-use retro::gomoku::pns::{prove, ProveConfig};
-use retro::gomoku::quiet::{four_cells, has_double_move, three_cells, winning_cells};
-use retro::gomoku::random::{add_stones, random_position, Rng};
+use retro::gomoku::rules::brute::Exhaustive;
+use retro::gomoku::rules::random::{add_stones, random_position, Rng};
+use retro::gomoku::search::pns::{prove, ProveConfig};
+use retro::gomoku::search::quiet::{four_cells, has_double_move, three_cells, winning_cells};
 use retro::gomoku::{prove_win_with, Board, Color, Rules, SearchConfig};
 
 /// xorshift64.

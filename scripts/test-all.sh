@@ -9,7 +9,7 @@
 # time (in check mode, which a test build cannot reuse); instead, clippy's driver compiles
 # this package's own crates for the test build itself (as `cargo clippy` does, through
 # RUSTC_WORKSPACE_WRAPPER), linting them with -D warnings, while the dependencies are
-# compiled once by rustc. The same as `cargo clippy --release --all-targets --all-features
+# compiled once by rustc. The same as `cargo clippy --release --workspace --all-targets --all-features
 # -- -D warnings`, and `cargo test` then only runs what was built.
 #
 # The installers (apt-get, pip: mostly waiting on the network) run one after another, since
@@ -25,7 +25,7 @@ install_log=target/install.log
     bash scripts/install-dask.sh
 ) >"$install_log" 2>&1 &
 installers=$!
-cargo fmt --check
+cargo fmt --all --check
 driver="$(rustc --print sysroot)/bin/clippy-driver"
 if [ ! -x "$driver" ]; then
     echo "test-all.sh: clippy is not installed (rustup component add clippy)" >&2
@@ -33,7 +33,7 @@ if [ ! -x "$driver" ]; then
 fi
 export RUSTC_WORKSPACE_WRAPPER="$driver"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-cargo build --release --all-targets --all-features
+cargo build --release --workspace --all-targets --all-features
 if ! wait "$installers"; then
     cat "$install_log" >&2
     echo "test-all.sh: installing what the tests need failed (above)" >&2
@@ -45,8 +45,8 @@ cat "$install_log"
 # Cargo holds its build lock only while building, so the two runs do not wait on each other.
 unit_log=target/unit-tests.log
 (
-    cargo test --release --all-features --lib --bins
-    cargo test --release --all-features --doc
+    cargo test --release --workspace --all-features --lib --bins
+    cargo test --release --workspace --all-features --doc
 ) >"$unit_log" 2>&1 &
 unit=$!
 status=0

@@ -1,30 +1,29 @@
-//! `retro`: a generic retrograde endgame-tablebase engine.
+//! `retro`: a generic retrograde endgame-tablebase engine, as a program. This crate is the
+//! top of the workspace: the list of game families ([`GAMES`]), the HTTP server
+//! ([`serve`]), the words the CLI and the server use to say how to fix an error
+//! ([`fixes`]), and the `retro` binary.
 //!
-//! The engine ([`game`], [`solve`], [`table`], [`probe`]) knows nothing about any game; the
-//! plug-ins live in `games/`, one folder each, and are listed in [`registry`].
+//! Below it, the engine (`retro-engine`: [`game`], [`solve`], [`table`], [`probe`], …)
+//! knows no game, and each game family is its own crate under `games/`. Their modules are
+//! re-exported here under their usual names, for library users and the tests.
 
-pub mod game;
-pub mod generate;
-pub mod memory;
-pub mod probe;
-pub mod progress;
-pub mod rebuild;
-pub mod registry;
-pub mod selftest;
+pub use retro_chess as chess;
+pub use retro_engine::{
+    error, game, generate, memory, plugin, present, probe, progress, rebuild, registry, selftest,
+    solve, summary, table, verify,
+};
+pub use retro_gomoku as gomoku;
+pub use retro_kbnk as kbnk;
+pub use retro_mnk as mnk;
+
+pub mod fixes;
 #[cfg(feature = "server")]
 pub mod serve;
-pub mod solve;
-pub mod summary;
-pub mod table;
 
-#[path = "../games/chess/mod.rs"]
-pub mod chess;
-#[path = "../games/gomoku/mod.rs"]
-pub mod gomoku;
-#[path = "../games/kbnk/mod.rs"]
-pub mod kbnk;
-#[path = "../games/mnk/mod.rs"]
-pub mod mnk;
-
-#[cfg(test)]
-mod testgame;
+/// Every game family this program knows, in the order they are listed and sorted: adding a
+/// game is its folder (a crate under `games/`) and one entry here.
+pub static GAMES: registry::Registry = registry::Registry::new(&[
+    &kbnk::family::FAMILY,
+    &chess::family::FAMILY,
+    &mnk::family::FAMILY,
+]);

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use retro::progress::Bar;
-use retro::registry;
 use retro::table::{compressed, Table, EXTENSION};
 
 /// Options of `retro compress`.
@@ -139,7 +138,7 @@ pub fn compress_one(
 }
 
 pub fn run_decompress(a: &DecompressArgs) -> Result<bool> {
-    let loaded = registry::open_file(&a.file, true)?;
+    let loaded = retro::GAMES.open_file(&a.file, true)?;
     if !loaded.table.is_compressed() {
         bail!("{} is not a compressed table", a.file.display());
     }
@@ -154,7 +153,7 @@ pub fn run_decompress(a: &DecompressArgs) -> Result<bool> {
     };
     let bar = Bar::new();
     let (path, _) = retro::generate::with_threads(a.threads, || {
-        retro::rebuild::decompress(&*loaded.plugin, &loaded.table, &dir, &bar)
+        retro::plugin::decompress(&*loaded.plugin, &loaded.table, &dir, &bar)
     })??;
     bar.finish();
     outln!(

@@ -4,9 +4,9 @@
 
 use anyhow::Context;
 
-use retro::gomoku::board::{Board, Rules};
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::position::Position;
+use retro::gomoku::rules::board::{Board, Rules};
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::rules::position::Position;
 
 /// The move-limit options shared by `prove`, `solve` and `validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -39,8 +39,8 @@ pub struct PositionArgs {
     /// by '/' (x black, o white, . empty).
     pub position: String,
     /// Rules: standard (exactly five wins) or freestyle (five or more).
-    #[arg(long, value_enum, default_value_t = Rules::Standard)]
-    pub rules: Rules,
+    #[arg(long, value_enum, default_value_t = RulesArg::Standard)]
+    pub rules: RulesArg,
     /// Stones in a row needed to win.
     #[arg(long, default_value_t = 5)]
     pub k: usize,
@@ -52,7 +52,7 @@ impl PositionArgs {
     /// The position and the limit (no file: the options, else stone 35); prints the
     /// position's diagram (its last move marked) and the limit. `Err`: a bad position.
     pub fn read(&self) -> anyhow::Result<(Position, MoveLimit)> {
-        let pos = Position::parse(&self.position, self.k, self.rules)
+        let pos = Position::parse(&self.position, self.k, self.rules.into())
             .with_context(|| format!("bad position {:?}", self.position))?;
         let limit = self.limit.limit(None);
         let b = &pos.board;
@@ -71,7 +71,7 @@ impl PositionArgs {
                     .unwrap_or_default()
             )
         )?;
-        outln!("limit: {limit}, {} rules", self.rules)?;
+        outln!("limit: {limit}, {} rules", Rules::from(self.rules))?;
         Ok((pos, limit))
     }
 }
@@ -106,4 +106,22 @@ pub fn with_threads<T: Send>(
             .install(f),
         None => f(),
     })
+}
+
+/// `--rules`: gomoku's [`Rules`] as clap reads them (the library has no clap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesArg {
+    /// Exactly `k` in a row wins; `k + 1` or more (an overline) does not, for either colour.
+    Standard,
+    /// `k` or more in a row wins.
+    Freestyle,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(r: RulesArg) -> Rules {
+        match r {
+            RulesArg::Standard => Rules::Standard,
+            RulesArg::Freestyle => Rules::Freestyle,
+        }
+    }
 }

@@ -1,20 +1,18 @@
-//! `retro gomoku prove POSITION`: the proof search on one position, its verdict, and the
-//! strategy it found in the project's format.
+//! `retro gomoku prove POSITION`: arguments, the proof search on one position, its verdict,
+//! and the strategy it found written in the project's format (built by the library's
+//! `validate::prove_write`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
 
-use retro::gomoku::board::{Board, Color, Rules};
-use retro::gomoku::first_move::first_threat_move;
-use retro::gomoku::graft::{after_black, after_white};
-use retro::gomoku::limit::MoveLimit;
-use retro::gomoku::pns::{prove, ProofResult, ProveConfig};
-use retro::gomoku::position::Position;
-use retro::gomoku::report::format_line;
-use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
-use retro::gomoku::threat::SearchConfig;
+use retro::gomoku::rules::board::{Board, Color, Rules};
+use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::search::pns::{prove, ProofResult, ProveConfig};
+use retro::gomoku::search::threat::SearchConfig;
+use retro::gomoku::validate::prove_write::{counts, strategy_of_proof};
+use retro::gomoku::validate::report::format_line;
 
 use super::gomoku_args::{tries_line, PositionArgs};
 
@@ -63,77 +61,6 @@ pub struct ProveArgs {
     pub out: Option<PathBuf>,
 }
 
-/// Counts of a strategy tree: (black moves, listed white replies, integer leaves).
-fn counts(n: &BlackNode) -> (u64, u64, u64) {
-    let mut t = (1, 0, 0);
-    match &n.after {
-        AfterBlack::Leaf(_) => t.2 += 1,
-        AfterBlack::White(w) => {
-            for (_, sub) in &w.replies {
-                t.1 += 1;
-                match sub {
-                    AfterWhite::Leaf(_) => t.2 += 1,
-                    AfterWhite::Black(b) => {
-                        let c = counts(b);
-                        t = (t.0 + c.0, t.1 + c.1, t.2 + c.2);
-                    }
-                }
-            }
-        }
-    }
-    t
-}
-
-/// The strategy (project format) for the proven position.
-fn strategy_of(
-    pos: &Position,
-    res: &ProofResult,
-    rules: Rules,
-    limit: MoveLimit,
-    cfg: &ProveConfig,
-) -> anyhow::Result<Strategy> {
-    let root = res.root().context("no proof to write")?;
-    let mut start = pos.board.clone();
-    let node = if pos.black_to_move() {
-        match after_white(root) {
-            AfterWhite::Black(b) => *b,
-            AfterWhite::Leaf(_) => {
-                let budget = cfg.max_moves.saturating_sub(pos.board.count(Color::Black));
-                let (mv, m) =
-                    first_threat_move(&pos.board, Color::Black, rules, budget, cfg.threat)
-                        .context("the threat proof's first move could not be isolated")?;
-                let after = if m == 0 {
-                    AfterBlack::Leaf(1)
-                } else {
-                    AfterBlack::Leaf(2 * m + 1)
-                };
-                BlackNode { mv, after }
-            }
-        }
-    } else {
-        // White to move: the setup is the position before black's last stone.
-        let last = match pos.moves.last() {
-            Some(&m) => m as usize,
-            None => (0..start.cells())
-                .rev()
-                .find(|&c| start.get(c) == Some(Color::Black))
-                .context("no black stone")?,
-        };
-        start.remove(last, Color::Black);
-        BlackNode {
-            mv: last as u16,
-            after: after_black(root),
-        }
-    };
-    Ok(Strategy {
-        start,
-        rules: Some(rules),
-        max_moves: Some(limit.black_moves),
-        root: node,
-        seed_format: false,
-    })
-}
-
 /// What was tried, for "not proven".
 fn describe_failure(board: &Board, res: &ProofResult) -> String {
     format!(
@@ -147,7 +74,7 @@ fn describe_failure(board: &Board, res: &ProofResult) -> String {
 /// or the strategy could not be written.
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
     let (pos, limit) = args.pos.read()?;
-    let rules = args.pos.rules;
+    let rules = Rules::from(args.pos.rules);
     let cfg = args.proof.config(rules, limit, SearchConfig::default());
     let b = &pos.board;
     let res = prove(b, Color::Black, pos.black_to_move(), cfg);
@@ -161,7 +88,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
         return Ok(false);
     }
     outln!("black wins by stone {} ({stats})", res.by_stone)?;
-    let s = strategy_of(&pos, &res, rules, limit, &cfg)?;
+    let s = strategy_of_proof(&pos, &res, rules, limit, &cfg)?;
     let (bm, wr, lv) = counts(&s.root);
     let mut line = pos.moves.clone();
     if !pos.black_to_move() {

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
-use retro::gomoku::board::Rules;
-use retro::gomoku::checkpoint::{write_atomic, CheckpointError};
-use retro::gomoku::solve::{SolveConfig, Solver, Status, Stop};
+use retro::gomoku::rules::board::Rules;
+use retro::gomoku::search::checkpoint::{write_atomic, CheckpointError};
+use retro::gomoku::search::solve::{SolveConfig, Solver, Status, Stop};
 use retro::gomoku::validate::{validate, Options};
 
 use super::gomoku_args::{tries_line, with_threads, PositionArgs};
@@ -136,7 +136,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<bool> {
 
 fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     let (pos, limit) = args.pos.read()?;
-    let rules = args.pos.rules;
+    let rules = Rules::from(args.pos.rules);
     let mut cfg = SolveConfig::new(rules, limit.black_moves);
     cfg.threat.node_limit = args
         .leaf_nodes

@@ -1,18 +1,22 @@
-//! The binary's pieces besides `main.rs`: argument types, output that survives a closed
-//! pipe, the batch line reader.
+//! The binary's commands, one file each (`main.rs` only dispatches), and what they share:
+//! argument types, output that survives a closed pipe, the batch line reader.
 
 // First, so its `outln!` and `out!` macros are in scope in the modules below.
 #[macro_use]
 pub mod output;
 pub mod batch;
 pub mod compress;
+pub mod generate;
 pub mod gomoku;
 pub mod gomoku_args;
 pub mod gomoku_prove;
 pub mod gomoku_solve;
+pub mod info;
 pub mod plan;
+pub mod probe;
 #[cfg(feature = "server")]
 pub mod serve;
+pub mod verify;
 
 /// `--threads N`: a number from 1 to [`retro::generate::MAX_THREADS`], refused otherwise
 /// before anything starts.

@@ -31,8 +31,17 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// The message of `e` and its causes, each cause once: a cause already spelled out in the
-/// message before it (many errors include their source's text) is not repeated.
+/// message before it (many errors include their source's text) is not repeated. The
+/// command that fixes it, where there is one, follows.
 pub fn message(e: &anyhow::Error) -> String {
+    let mut text = causes(e);
+    if let Some(fix) = e.chain().find_map(retro::fixes::fix) {
+        text.push_str(&fix);
+    }
+    text
+}
+
+fn causes(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let c = cause.to_string();

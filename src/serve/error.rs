@@ -51,11 +51,29 @@ pub enum ApiError {
     Internal(String),
 }
 
-impl From<crate::game::ProbeError> for ApiError {
-    fn from(e: crate::game::ProbeError) -> ApiError {
+impl From<crate::present::ProbeError> for ApiError {
+    fn from(e: crate::present::ProbeError) -> ApiError {
         match e {
-            crate::game::ProbeError::Position(p) => ApiError::Position(p),
-            crate::game::ProbeError::Table(t) => ApiError::Damaged(t),
+            crate::present::ProbeError::Position(p) => ApiError::Position(p),
+            crate::present::ProbeError::Table(t) => ApiError::Damaged(t),
+        }
+    }
+}
+
+impl From<crate::chess::lichess::LichessError> for ApiError {
+    fn from(e: crate::chess::lichess::LichessError) -> ApiError {
+        use crate::chess::lichess::LichessError as L;
+        match e {
+            L::Query(q) => ApiError::TablebaseQuery(q),
+            L::InvalidFen(f) => ApiError::InvalidFen(f),
+            L::IllegalPosition(p) => ApiError::IllegalPosition(p),
+            L::NotInTablebase(why) => ApiError::NotInTablebase(why),
+            L::Missing { name } => ApiError::NotInTablebase(format!(
+                "required table not found: {name} (make it with `{}`)",
+                crate::fixes::generate_command(&name).unwrap_or_default()
+            )),
+            L::SubTables(e) => ApiError::NotInTablebase(crate::fixes::explained(&e)),
+            L::Damaged(t) => ApiError::Damaged(t),
         }
     }
 }
@@ -131,7 +149,7 @@ impl IntoResponse for ApiError {
 
 /// The command that makes table `name`, if a game knows the name.
 fn make_command(name: &str) -> Option<String> {
-    crate::registry::spec_of(name).map(|_| crate::registry::generate_command(name))
+    crate::fixes::generate_command(name)
 }
 
 /// `"; make it with `retro generate …`"`, or nothing for a name no game knows.

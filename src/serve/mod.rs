@@ -38,25 +38,6 @@ pub use state::AppState;
 use crate::generate::GenerateError;
 use crate::registry::RegistryError;
 
-/// The tables `retro serve` generates when they are missing, sub-tables first.
-pub const DEFAULT_TABLES: &[&str] = &[
-    "kbnk",
-    "KQvK",
-    "KRvK",
-    "KBvK",
-    "KNvK",
-    "KPvK",
-    // Their DTZ tables, sub-materials first: the viewer shows DTZ beside DTM out of the box.
-    "KBvK.dtz",
-    "KNvK.dtz",
-    "KQvK.dtz",
-    "KRvK.dtz",
-    "KPvK.dtz",
-    "mnk-3x3-3",
-    "mnk-3x4-3",
-    "mnk-4x4-3",
-];
-
 /// What `retro serve` does (the binary fills this in from its arguments).
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -90,14 +71,15 @@ pub enum ServeError {
 
 /// Generate the default tables missing from `dir`, with a progress bar each.
 pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
-    for name in DEFAULT_TABLES {
-        let path = crate::registry::table_path(dir, name);
+    // Each family's default tables, sub-tables first.
+    for name in crate::GAMES.default_tables() {
+        let path = crate::table::table_path(dir, name);
         // A default table from an older retro cannot be read: made again, like a missing one.
         let old = crate::table::written_in_older_format(&path);
         if path.exists() && !old {
             continue;
         }
-        let plugin = crate::registry::plugin_in(name, dir)?;
+        let plugin = crate::GAMES.plugin_in(name, dir)?;
         let why = if old {
             "was written by an older retro in a format this one cannot read"
         } else {

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::api::{Headline, MaterialEntry, MaterialsResponse, TableInfo, TablesResponse};
-use crate::game::DistanceUnit;
-use crate::registry::{self, Loaded, Plugin};
+use crate::plugin::Plugin;
+use crate::present::DistanceUnit;
+use crate::registry::Loaded;
 use crate::table::{Load, Table};
 
 /// One served table.
@@ -47,10 +48,13 @@ impl AppState {
         // may be mapped, or a table rewritten in place could kill the server (SIGBUS).
         crate::table::set_never_map();
         let mut loaded = Vec::new();
-        for r in registry::scan(dir, Load::Safe) {
+        for r in crate::GAMES.scan(dir, Load::Safe) {
             match r {
                 Ok(l) => loaded.push(l),
-                Err(e) => eprintln!("retro serve: skipping a table: {e}"),
+                Err(e) => eprintln!(
+                    "retro serve: skipping a table: {}",
+                    crate::fixes::explained(&e)
+                ),
             }
         }
         AppState::from_loaded(dir, loaded)
@@ -87,7 +91,7 @@ impl AppState {
             );
             infos.push(info);
         }
-        infos.sort_by_key(|a| order_key(&a.name));
+        infos.sort_by_key(|a| crate::GAMES.order_key(&a.name));
         let known = infos
             .iter()
             .map(|i| i.name.as_str())
@@ -178,27 +182,6 @@ fn downloadable(root: Option<&Path>, path: &Path) -> Option<(String, PathBuf)> {
     (real.parent() == root && real.is_file()).then_some((name, real))
 }
 
-/// Chess first, then boards by size.
-fn order_key(name: &str) -> (u8, Vec<u32>, String) {
-    let nums: Vec<u32> = name
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    let rank = if name == "kbnk" {
-        0
-    } else if name.starts_with("mnk-") {
-        2
-    } else {
-        1
-    };
-    // width x height, then k: compare by area first.
-    let key = match nums.as_slice() {
-        [w, h, k] => vec![w * h, *w, *h, *k],
-        _ => nums,
-    };
-    (rank, key, name.to_string())
-}
-
 fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
     let h = table.header();
     let unit = plugin.distance_unit();
@@ -222,7 +205,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
     TableInfo {
         url: Some(format!("/tables/{file}")),
         game: h.game.clone(),
-        viewer: plugin.viewer(),
+        viewer: viewer_of(&plugin.name()),
         title: plugin.title(),
         params: h.params.iter().cloned().collect::<BTreeMap<_, _>>(),
         bytes: table.file_len(),
@@ -237,4 +220,9 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
         summary: plugin.summary_lines(table),
         name,
     }
+}
+
+/// The web viewer of a table, as its family says.
+pub fn viewer_of(name: &str) -> &'static str {
+    crate::GAMES.family_of(name).map_or("none", |f| f.viewer())
 }

@@ -132,7 +132,7 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
     TableStats {
         name: name.to_string(),
         title: plugin.title(),
-        viewer: plugin.viewer(),
+        viewer: super::state::viewer_of(&plugin.name()),
         unit: unit.word(),
         records: header.records(),
         bytes: table.file_len(),

@@ -25,7 +25,6 @@ use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value as Json};
 
-use retro::registry;
 use retro::serve::{router, AppState};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -178,7 +177,7 @@ pub(super) async fn drag(c: &Client, from_css: &str, to_css: &str) {
 
 /// What the library says about a KBNK position (what the page must show).
 pub(super) fn kbnk_probe(dir: &Path, fen: &str) -> Json {
-    let loaded = registry::open(dir, "kbnk").unwrap();
+    let loaded = retro::GAMES.open(dir, "kbnk").unwrap();
     serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap()
 }
 
@@ -246,10 +245,87 @@ async fn viewer_in_chromium() {
         result = any_material(&c).await;
     }
     if result.is_ok() {
+        result = boards_of_other_shapes(&c).await;
+    }
+    if result.is_ok() {
         result = super::browser_tables::tables_and_picker(&c).await;
     }
     let _ = c.close().await;
     result.unwrap();
+}
+
+/// k-in-a-row boards that are not square (4x3 and 3x4): the viewer takes the width, height
+/// and k from the table's `params` in `/api/tables`, for the board, its label (the picker
+/// of boards, the page title) and its hint; the result shown is the library's.
+async fn boards_of_other_shapes(c: &Client) -> Result<(), CmdError> {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["mnk-4x3-3", "mnk-3x4-3"] {
+        let p = retro::GAMES.plugin(name).unwrap();
+        retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
+    }
+    let base = spawn_server(AppState::load(dir.path())).await;
+    let headline = |name: &str, board: &str| -> String {
+        let t = retro::GAMES.open(dir.path(), name).unwrap();
+        let j: Json =
+            serde_json::from_str(&t.plugin.probe(&t.table, board).unwrap().json()).unwrap();
+        let r = j["remoteness"].as_i64().unwrap_or(0);
+        match j["category"].as_str().unwrap() {
+            "win" => format!("X to move: win in {r}"),
+            "loss" => format!("X to move: loss in {r}"),
+            _ => "X to move: draw".to_string(),
+        }
+    };
+    let shown = "(() => { const v = document.querySelector('.mnk'); \
+                   return [document.querySelector('#mnk-board').getAttribute('aria-label'), \
+                     [...document.querySelectorAll('#mnk-board [data-cell]')].map(e => e.dataset.cell).join(' '), \
+                     [...document.querySelectorAll('#mnk-table option')].map(o => [o.textContent, o.value, o.selected]), \
+                     document.querySelector('.mnk .hint').textContent.split('.')[0], \
+                     document.querySelector('#mnk-result').textContent, document.title]; })()";
+    c.goto(&format!("{base}/?table=mnk-4x3-3")).await?;
+    wait_js(
+        c,
+        "document.querySelector('.mnk') && document.querySelector('.mnk').dataset.board === '..../..../....'",
+        "the empty 4x3 board",
+    )
+    .await;
+    let options = json!([
+        ["3×4, 3 in a row", "mnk-3x4-3", false],
+        ["4×3, 3 in a row", "mnk-4x3-3", true]
+    ]);
+    assert_eq!(
+        c.execute(&format!("return {shown};"), vec![]).await?,
+        json!([
+            "4 by 3 board",
+            "a3 b3 c3 d3 a2 b2 c2 d2 a1 b1 c1 d1",
+            options,
+            "Get 3 in a row (across, down or diagonally) on a 4×3 board",
+            headline("mnk-4x3-3", "..../..../...."),
+            "4×3, 3 in a row · retro"
+        ])
+    );
+    // The other board from the picker of boards.
+    c.execute(
+        "const s = document.querySelector('#mnk-table'); s.value = 'mnk-3x4-3'; \
+         s.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await?;
+    wait_js(
+        c,
+        "document.querySelector('.mnk') && document.querySelector('.mnk').dataset.board === '.../.../.../...'",
+        "the empty 3x4 board",
+    )
+    .await;
+    let shown = c.execute(&format!("return {shown};"), vec![]).await?;
+    assert_eq!(shown[0], "3 by 4 board");
+    assert_eq!(shown[1], "a4 b4 c4 a3 b3 c3 a2 b2 c2 a1 b1 c1");
+    assert_eq!(shown[2][1][2], false, "{shown}");
+    assert_eq!(shown[2][0][2], true, "{shown}");
+    assert_eq!(shown[4], json!(headline("mnk-3x4-3", ".../.../.../...")));
+    assert_eq!(shown[5], "3×4, 3 in a row · retro");
+    let errors = c.execute("return window.__errors || []", vec![]).await?;
+    assert_eq!(errors, json!([]), "JavaScript errors on the page");
+    Ok(())
 }
 
 /// The chess viewer over tables of other materials: KPvK and its sub-tables, probed through
@@ -261,7 +337,7 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
     let kpvk = retro::chess::material::Material::parse("KPvK").unwrap();
     for m in retro::chess::plan::closure(&[kpvk]) {
         for name in [m.to_string(), format!("{m}.dtz")] {
-            let p = registry::plugin_in(&name, dir.path()).unwrap();
+            let p = retro::GAMES.plugin_in(&name, dir.path()).unwrap();
             retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
         }
     }
@@ -377,7 +453,7 @@ async fn any_material(c: &Client) -> Result<(), CmdError> {
         .await?;
     let t = retro::table::Table::open(&dir.path().join("KPvK.dtz.rtb")).unwrap();
     let want = super::browser_analysis::histogram_bars(
-        &retro::summary::stats(t.header(), retro::game::DistanceUnit::Plies)[0],
+        &retro::summary::stats(t.header(), retro::present::DistanceUnit::Plies)[0],
     );
     assert!(want.len() > 5, "{want:?}");
     assert_eq!(bars, Json::Array(want));
@@ -682,7 +758,7 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
         "the value history of three positions",
     )
     .await;
-    let mnk = registry::open(dir, "mnk-3x3-3").unwrap();
+    let mnk = retro::GAMES.open(dir, "mnk-3x3-3").unwrap();
     let mnk_probe = |b: &str| -> Json {
         serde_json::from_str(&mnk.plugin.probe(&mnk.table, b).unwrap().json()).unwrap()
     };

@@ -12,8 +12,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value as Json};
 
 use super::browser::{kbnk_headline, kbnk_probe, kbnk_shows, target_dir, wait_js};
-use retro::game::DistanceUnit;
-use retro::registry;
+use retro::present::DistanceUnit;
 
 const ARROW_LEFT: char = '\u{E012}';
 const ARROW_RIGHT: char = '\u{E014}';
@@ -257,7 +256,7 @@ pub(super) async fn stats_page(c: &Client, base: &str, dir: &Path) -> Result<(),
         "the statistics page",
     )
     .await;
-    let loaded = registry::open(dir, "kbnk").unwrap();
+    let loaded = retro::GAMES.open(dir, "kbnk").unwrap();
     let header = loaded.table.header();
     let stats = retro::summary::stats(header, DistanceUnit::Moves);
     for (info, s) in header.sections.iter().zip(&stats) {
@@ -407,7 +406,7 @@ pub(super) async fn phone_width(c: &Client, base: &str, dir: &Path) -> Result<()
         "the value history after the centre",
     )
     .await;
-    let mnk = registry::open(dir, "mnk-3x3-3").unwrap();
+    let mnk = retro::GAMES.open(dir, "mnk-3x3-3").unwrap();
     let probe = |b: &str| -> Json {
         serde_json::from_str(&mnk.plugin.probe(&mnk.table, b).unwrap().json()).unwrap()
     };

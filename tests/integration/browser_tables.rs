@@ -9,7 +9,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value as Json};
 
 use super::browser::{kbnk_headline, spawn_server, target_dir, wait_js};
-use retro::registry::{self, Loaded};
+use retro::registry::Loaded;
 use retro::serve::AppState;
 
 const ENTER: &str = "\u{E007}";
@@ -21,12 +21,10 @@ async fn js(c: &Client, expr: &str) -> Result<Json, CmdError> {
 /// The served tables: the 35 chess tables and the shared KBNK and 3x3 fixtures.
 fn state() -> AppState {
     let chess = super::common::chess_all4();
-    let mut loaded: Vec<Loaded> = registry::scan(chess, retro::table::Load::Safe)
+    let mut loaded: Vec<Loaded> = retro::GAMES
+        .scan(chess, retro::table::Load::Safe)
         .into_iter()
-        .chain(registry::scan(
-            super::common::tables_dir(),
-            retro::table::Load::Safe,
-        ))
+        .chain(retro::GAMES.scan(super::common::tables_dir(), retro::table::Load::Safe))
         .map(|r| r.expect("every fixture table opens"))
         .collect();
     loaded.sort_by_key(|l| l.plugin.name());
@@ -227,6 +225,23 @@ pub(super) async fn tables_and_picker(c: &Client) -> Result<(), CmdError> {
     rows.sort();
     names.sort();
     assert_eq!(rows, names, "one row per table served");
+    // Each table's label and piece count, as its viewer gives them.
+    let cells = js(
+        c,
+        "['kbnk', 'mnk-3x3-3', 'KQvKR', 'KQvK'].map(n => { \
+           const r = document.querySelector(`#tables-list tr[data-table='${n}']`); \
+           return [r.cells[0].querySelector('a').textContent, r.cells[1].textContent]; })",
+    )
+    .await?;
+    assert_eq!(
+        cells,
+        json!([
+            ["KBNK", "4"],
+            ["3×3, 3 in a row", "—"],
+            ["KQvKR", "4"],
+            ["KQvK", "3"]
+        ])
+    );
     // Two requests make the page, however many tables: nothing per table.
     let mut asked = js(
         c,

@@ -8,6 +8,7 @@ use retro::chess::material::Material;
 use retro::chess::Chess;
 use retro::game::{Game, Solution, SolveOptions, Value, NO_MOVE};
 use retro::progress::Silent;
+use retro::solve::Solve;
 
 fn solved(name: &str) -> (Chess, Solution) {
     let m = Material::parse(name).unwrap();

@@ -6,13 +6,15 @@
 //! Tables: the DTM and DTZ tables of KQvKR and KRvKP and everything they lead to, made once
 //! into a folder (the DTM tables copied from the shared set of 4-piece tables).
 
+use retro::solve::Solve;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use axum::Router;
 use serde_json::Value as Json;
 
-use retro::game::{DistanceUnit, Value};
+use retro::game::Value;
+use retro::present::DistanceUnit;
 use retro::progress::Silent;
 
 use super::common::{chess_all4, output_text, retro, stdout};
@@ -30,7 +32,9 @@ fn dir() -> &'static Path {
         for m in MATERIALS {
             let dtm = format!("{m}.rtb");
             std::fs::copy(chess_all4().join(&dtm), dir.path().join(&dtm)).unwrap();
-            let p = retro::registry::plugin_in(&format!("{m}.dtz"), dir.path()).unwrap();
+            let p = retro::GAMES
+                .plugin_in(&format!("{m}.dtz"), dir.path())
+                .unwrap();
             retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
         }
         dir
@@ -47,7 +51,7 @@ fn app() -> &'static Router {
 fn dtz(fen: &str) -> Value {
     let pos = retro::chess::fen::parse(fen).unwrap();
     let (m, _) = pos.material().canonical();
-    let loaded = retro::registry::open(dir(), &format!("{m}.dtz")).unwrap();
+    let loaded = retro::GAMES.open(dir(), &format!("{m}.dtz")).unwrap();
     let j: Json =
         serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap();
     let d = j["dtz"].as_i64().unwrap();
@@ -367,7 +371,7 @@ fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
         let generic = retro::solve::restart::solve_values(&g, None, &opts).unwrap();
         assert!(bytes(&*fast) == bytes(&generic), "{m}");
         // And the values are the DTM table's.
-        let dtm = retro::registry::open(chess_all4(), m).unwrap();
+        let dtm = retro::GAMES.open(chess_all4(), m).unwrap();
         assert!(
             (0..g.size()).all(|i| fast.value(i) == dtm.table.value(i)),
             "{m}"
@@ -389,12 +393,14 @@ fn bare_king_dtz_is_the_restarting_solvers() {
     use retro::chess::dtz::{mate_is_the_only_zeroing_win, pawn_advance, ChessDtz};
     use retro::chess::material::Material;
     use retro::chess::Position;
-    use retro::game::{Game, Records, SolveOptions};
+    use retro::game::{Records, SolveOptions};
     let names = ["KQRvK", "KPvK"];
     let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
     let dir = tempfile::tempdir().unwrap();
     for m in retro::chess::plan::closure(&materials) {
-        let p = retro::registry::plugin_in(&format!("{m}.dtz"), dir.path()).unwrap();
+        let p = retro::GAMES
+            .plugin_in(&format!("{m}.dtz"), dir.path())
+            .unwrap();
         retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
     }
     let opts = SolveOptions { progress: &Silent };

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use retro::chess::material::Material;
 use retro::chess::Chess;
-use retro::game::{DistanceUnit, Game, Value};
+use retro::game::{Game, Value};
 use retro::generate::with_threads;
+use retro::present::DistanceUnit;
 use retro::progress::Silent;
-use retro::registry;
 use retro::solve::one_byte::{check_passes, GamePasses};
 use retro::summary::{stats, SectionStats};
 use retro::table::Table;
@@ -24,7 +24,7 @@ fn tables() -> &'static Path {
 }
 
 fn section_stats(name: &str) -> Vec<SectionStats> {
-    let t = Table::open(&registry::table_path(tables(), name)).unwrap();
+    let t = Table::open(&retro::table::table_path(tables(), name)).unwrap();
     stats(t.header(), DistanceUnit::Moves)
 }
 
@@ -48,7 +48,7 @@ fn longest_mates() {
     assert_eq!(longest("KPvK"), 28);
     // The longest 4-piece mate: KRvKP, 85 plies, with the pawn's side to move (the pawn
     // queens into KQvKR). Exactly one such position is stored, none longer.
-    let t = Table::open(&registry::table_path(tables(), "KRvKP")).unwrap();
+    let t = Table::open(&retro::table::table_path(tables(), "KRvKP")).unwrap();
     let black = &t.header().sections[1].histogram;
     assert_eq!(black[Value::Win(85).code() as usize], 1);
     assert_eq!(longest("KRvKP"), 43);
@@ -94,7 +94,7 @@ fn generic_kbnv_k_agrees_with_the_kbnk_table() {
     let dir = tables();
     let kbnk = retro::kbnk::Kbnk::new();
     let sol = super::common::kbnk_solution();
-    let generic = registry::open(dir, "KBNvK").unwrap();
+    let generic = retro::GAMES.open(dir, "KBNvK").unwrap();
     let chess = Chess::open(&Material::parse("KBNvK").unwrap(), dir).unwrap();
     let mut checked = 0u64;
     let mut moves = Vec::new();
@@ -176,7 +176,7 @@ fn every_material_conforms() {
 fn thread_count_does_not_change_the_bytes() {
     let dir = tables();
     for name in ["KPvK", "KQvKR"] {
-        let plugin = registry::plugin_in(name, dir).unwrap();
+        let plugin = retro::GAMES.plugin_in(name, dir).unwrap();
         // The records made on the same pool as the values: the best moves too.
         let solve = |t| {
             with_threads(Some(t), || {

@@ -5,7 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use retro::game::{Game, GameText};
+use retro::game::Game;
+use retro::present::GameText;
 
 use super::common::{kbnk_file, retro, stderr, stdout, tables_dir};
 

@@ -2,11 +2,12 @@
 //! `kbnk.rtb` and `mnk-3x3-3.rtb`, each made once per test run. Tests only read them;
 //! a test that damages or replaces a table copies it into its own folder first.
 
+use retro::solve::Solve;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use retro::game::{Game, Solution, SolveOptions};
+use retro::game::{Solution, SolveOptions};
 use retro::progress::Silent;
 
 /// The KBNK solution, solved once (the plug-in's fast solver, all cores).
@@ -26,7 +27,7 @@ pub fn tables_dir() -> &'static Path {
         let dir = tempfile::tempdir().expect("temp dir");
         retro::generate::write_solution(&retro::kbnk::Kbnk::new(), dir.path(), kbnk_solution())
             .expect("writes kbnk.rtb");
-        let mnk = retro::registry::plugin("mnk-3x3-3").expect("a known table");
+        let mnk = retro::GAMES.plugin("mnk-3x3-3").expect("a known table");
         retro::generate::generate(&*mnk, dir.path(), &Silent).expect("writes mnk-3x3-3.rtb");
         dir
     })
@@ -41,7 +42,8 @@ pub fn chess_all4() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().expect("temp dir");
         for m in retro::chess::material::Material::all(4) {
-            let p = retro::registry::plugin_in(&m.to_string(), dir.path())
+            let p = retro::GAMES
+                .plugin_in(&m.to_string(), dir.path())
                 .expect("sub-tables come first");
             retro::generate::generate(&*p, dir.path(), &Silent).expect("generates");
         }

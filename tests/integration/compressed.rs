@@ -59,7 +59,7 @@ pub(super) fn compressed_file(name: &str) -> PathBuf {
 /// A chess table of `dir` opened with its game, as the CLI and the server open it (a
 /// table that drops a side to move gets the game that finds it).
 fn open_in(dir: &Path, name: &str) -> retro::registry::Loaded {
-    retro::registry::open(dir, name).unwrap()
+    retro::GAMES.open(dir, name).unwrap()
 }
 
 /// Every slot of each small material: the same probe answer (value, best move, every
@@ -126,10 +126,11 @@ fn every_answer_is_the_dense_tables() {
 fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
     let out = tempfile::tempdir().unwrap();
     for name in LARGE {
-        let loaded = retro::registry::open_file(&compressed_file(name), true).unwrap();
+        let loaded = retro::GAMES
+            .open_file(&compressed_file(name), true)
+            .unwrap();
         let (path, _) =
-            retro::rebuild::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent)
-                .unwrap();
+            retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent).unwrap();
         let original = std::fs::read(chess_all4().join(format!("{name}.rtb"))).unwrap();
         assert!(std::fs::read(&path).unwrap() == original, "{name} rebuilt");
     }
@@ -139,7 +140,7 @@ fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
         let file = format!("{sub}.{}", compressed::EXTENSION);
         std::fs::copy(compressed_dir().join(&file), fresh.path().join(&file)).unwrap();
     }
-    let plugin = retro::registry::plugin_in("KQvKR", fresh.path()).unwrap();
+    let plugin = retro::GAMES.plugin_in("KQvKR", fresh.path()).unwrap();
     let done = retro::generate::generate(&*plugin, fresh.path(), &Silent).unwrap();
     assert!(
         std::fs::read(done.path).unwrap() == std::fs::read(chess_all4().join("KQvKR.rtb")).unwrap(),
@@ -297,8 +298,13 @@ fn an_older_compressed_format_is_refused_with_the_command_to_remake_it() {
             ),
             "{err}"
         );
-        let remake = format!("retro compress {}", dir.path().join("KQvKR.rtb").display());
-        assert!(err.to_string().contains(&remake), "{err}");
+        // The error names the dense table to make it again from; the CLI names the command.
+        let dense = dir.path().join("KQvKR.rtb");
+        assert!(
+            matches!(&err, TableError::OldCompressed { dense: d, .. } if *d == dense),
+            "{err:?}"
+        );
+        let remake = format!("retro compress {}", dense.display());
         let o = retro(&["info", path.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2));
         assert!(output_text(&o).contains(&remake), "{}", output_text(&o));

@@ -12,7 +12,8 @@ use tower::ServiceExt;
 
 use retro::chess::material::Material;
 use retro::chess::Chess;
-use retro::game::{Game, GameText, ProbeError};
+use retro::game::Game;
+use retro::present::{GameText, ProbeError};
 use retro::table::cache::CacheBudget;
 use retro::table::compressed::{compress, Sides, BLOCK_SLOTS};
 use retro::table::{Load, Table, TableError};
@@ -32,7 +33,7 @@ fn the_block_cache_stays_within_its_budget() {
     let small = Table::open_with_cache_budget(&compressed_file(name), budget.clone()).unwrap();
     // Its dropped side is found from its stored side (and sub-tables, under the process's
     // budget).
-    retro::registry::complete(&small, compressed_dir()).unwrap();
+    retro::GAMES.complete(&small, compressed_dir()).unwrap();
     assert!(
         small.compressed_blocks().unwrap() >= 6,
         "more blocks than fit"
@@ -91,7 +92,9 @@ fn a_block_damaged_after_open_gives_an_error_not_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     copy_kqvkr(dir.path());
     let path = dir.path().join("KQvKR.rtbc");
-    let loaded = retro::registry::open_file_with(&path, Load::Positioned).unwrap();
+    let loaded = retro::GAMES
+        .open_file_with(&path, Load::Positioned)
+        .unwrap();
     let game = Chess::open(&Material::parse("KQvKR").unwrap(), dir.path()).unwrap();
     // Nothing probed before the damage: a block decoded before it is answered from the
     // cache, rightly.

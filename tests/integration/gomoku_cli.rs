@@ -12,6 +12,8 @@ fn data(name: &str) -> &'static str {
         "overline.json" => include_str!("../data/gomoku/overline.json"),
         "k3_4x4.json" => include_str!("../data/gomoku/k3_4x4.json"),
         "quiet_hole.json" => include_str!("../data/gomoku/quiet_hole.json"),
+        "three_holes.json" => include_str!("../data/gomoku/three_holes.json"),
+        "far_first_move.json" => include_str!("../data/gomoku/far_first_move.json"),
         _ => panic!("unknown test file {name}"),
     }
 }
@@ -101,6 +103,116 @@ fn unreadable_files_exit_2() {
     std::fs::write(&bad, "not json").expect("write");
     let (out, _) = validate_path(&bad, dir.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The number after `label` on the report line that starts with it.
+fn count_after(text: &str, label: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.trim_start().starts_with(label))?;
+    line.trim_start()[label.len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A first move in the corner with 40 listed white replies, each an integer leaf the
+/// proof search cannot close (it gives up on each after 20,000 tree nodes, about a second
+/// each on 2 cores): 41 holes. By default the run stops at the first one, prints it with
+/// what the proof search tried, and exits 1 long before every hole could be searched.
+#[test]
+fn a_wrong_file_is_refused_at_its_first_hole() {
+    let t = std::time::Instant::now();
+    let (out, text) = validate("far_first_move.json", &[]);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("gomoku strategy: INVALID"), "{text}");
+    // The hole: its line, why, the board, and what the proof search tried there.
+    assert!(text.contains("moves: 1. a1 "), "{text}");
+    assert!(text.contains("why:   "), "{text}");
+    assert!(text.contains("a b c d e f g h i j k l m n o"), "{text}");
+    assert!(text.contains("  not closed: 1. a1 "), "{text}");
+    assert!(text.contains("black moves tried: "), "{text}");
+    assert_eq!(text.matches("  not closed: ").count(), 1, "{text}");
+    assert_eq!(count_after(&text, "failures"), Some(1), "{text}");
+    assert!(text.contains("--all-holes goes on"), "{text}");
+    // Stopped early: only a few of the 41 tasks ran (one per thread, and the tasks in
+    // hand when the first hole was found).
+    let line = text
+        .lines()
+        .find(|l| l.contains("stopped at the first failure   "))
+        .unwrap_or_else(|| panic!("no 'stopped' line:\n{text}"));
+    let ran: u64 = line
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .expect("tasks run");
+    assert!(ran <= 8 && line.ends_with("of 41 tasks run"), "{line}");
+    assert!(secs < 15.0, "refused after {secs:.1} s:\n{text}");
+}
+
+/// Three holes the proof search refutes at once: by default the first one found stops
+/// the run; --all-holes (and --repair) go on and list all three, each with what was
+/// tried, and the first in the walk's order.
+#[test]
+fn all_holes_lists_every_hole() {
+    let (out, text) = validate("three_holes.json", &[]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(text.matches("  not closed: ").count(), 1, "{text}");
+    assert_eq!(count_after(&text, "failures"), Some(1), "{text}");
+    assert!(text.contains("stopped at the first failure"), "{text}");
+    for extra in [&["--all-holes"][..], &["--repair", "out.json"]] {
+        let (out, text) = validate("three_holes.json", extra);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {text}");
+        assert_eq!(count_after(&text, "failures"), Some(3), "{extra:?}: {text}");
+        assert_eq!(
+            text.matches("  not closed: ").count(),
+            3,
+            "{extra:?}: {text}"
+        );
+        for line in [
+            "  not closed: 1. e2 f2 2. a8 a1 3. b8 ",
+            "  not closed: 1. e2 f2 2. a8 b1 3. c8 ",
+            "  not closed: 1. e2 f2 2. a8 c1: ",
+        ] {
+            assert!(text.contains(line), "{extra:?}: {line}\n{text}");
+        }
+        // The first failure in the walk's order: a8's first unlisted reply.
+        assert!(
+            text.contains("moves: 1. e2 f2 2. a8 c1\n"),
+            "{extra:?}: {text}"
+        );
+        assert!(
+            !text.contains("stopped at the first failure"),
+            "{extra:?}: {text}"
+        );
+    }
+}
+
+/// A valid file whose one hole the proof search closes: the default run does not stop
+/// there, and exits 0.
+#[test]
+fn a_valid_file_with_a_hole_the_proof_search_closes_exits_0() {
+    let (out, text) = validate("quiet_hole.json", &[]);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("gomoku strategy: VALID"), "{text}");
+    assert!(
+        text.contains("closed by the proof search     1 white replies"),
+        "{text}"
+    );
+    assert!(!text.contains("stopped at the first failure"), "{text}");
+    assert!(!text.contains("not closed"), "{text}");
+}
+
+/// The proof search's total budget: spent (0 s), the hole is left open without a
+/// search, and the report says so.
+#[test]
+fn a_spent_proof_budget_leaves_holes_open_and_says_so() {
+    let (out, text) = validate("quiet_hole.json", &["--proof-budget", "0"]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("  not closed: 1. e3 f3: not searched: the proof search's budget"),
+        "{text}"
+    );
+    assert!(text.contains("--proof-budget gives it more"), "{text}");
 }
 
 /// Runs `retro gomoku prove` in `cwd`.

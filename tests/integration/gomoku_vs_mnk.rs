@@ -8,14 +8,15 @@
 
 use retro::game::{Game, SolveOptions, Value};
 use retro::generate::write_solution;
-use retro::gomoku::pns::{prove as proof_search, ProveConfig};
-use retro::gomoku::solve::{SolveConfig, Solver};
-use retro::gomoku::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
-use retro::gomoku::threat::prove_win_defender_to_move;
+use retro::gomoku::search::pns::{prove as proof_search, ProveConfig};
+use retro::gomoku::search::solve::{SolveConfig, Solver};
+use retro::gomoku::search::threat::prove_win_defender_to_move;
+use retro::gomoku::validate::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy, WhiteNode};
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{prove_win, Board, Color, Rules, SearchConfig};
 use retro::mnk::Mnk;
 use retro::progress::Silent;
+use retro::solve::Solve;
 use retro::table::Table;
 
 use rayon::prelude::*;
@@ -62,7 +63,7 @@ fn referee(w: u32, h: u32, k: u32, every: usize) -> (u64, u64) {
                 matches!(value, Value::Win(d) if d <= max_plies),
                 "{w}x{h} k={k}: search proves the side to move wins within {} stones, table says {value:?}: {}",
                 p.attacker_moves,
-                retro::game::GameText::position_text(&game, b)
+                retro::present::GameText::position_text(&game, b)
             );
         }
         let q = prove_win_defender_to_move(
@@ -79,7 +80,7 @@ fn referee(w: u32, h: u32, k: u32, every: usize) -> (u64, u64) {
                 matches!(value, Value::Loss(d) if d <= max_plies),
                 "{w}x{h} k={k}: search proves the side to move loses within {} opposing stones, table says {value:?}: {}",
                 q.attacker_moves,
-                retro::game::GameText::position_text(&game, b)
+                retro::present::GameText::position_text(&game, b)
             );
         }
         proofs
@@ -173,7 +174,7 @@ fn referee_proof_search(w: u32, h: u32, k: u32, dag: bool) -> (u64, u64) {
             assert!(
                 ok,
                 "{w}x{h} k={k}: the proof search claims X's row within {plies} plies, the table says {value:?}: {}",
-                retro::game::GameText::position_text(&game, b)
+                retro::present::GameText::position_text(&game, b)
             );
         }
     });

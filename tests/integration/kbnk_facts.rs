@@ -1,10 +1,12 @@
 //! KBNK: the published facts, the examples, mirroring, and the fast solver against the
 //! generic one. The table is solved once per test binary.
 
+use retro::solve::Solve;
 use std::sync::OnceLock;
 
-use retro::game::{DistanceUnit, Game, GameText, Solution, SolveOptions, Value, NO_MOVE};
+use retro::game::{Game, Solution, SolveOptions, Value, NO_MOVE};
 use retro::kbnk::Kbnk;
+use retro::present::{DistanceUnit, GameText};
 use retro::probe::probe;
 use retro::progress::Silent;
 use retro::table::Table;
@@ -298,7 +300,7 @@ fn presented_answers() {
 #[test]
 fn written_table_verifies() {
     // The engine's `verify`: every record recomputed from its successors' stored values.
-    let report = retro::table::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
+    let report = retro::verify::verify(&Kbnk::new(), &fixture().table, 5, &Silent);
     assert!(report.ok(), "{:?}", report.first);
     assert_eq!(report.checked, 2 * HALF as u64);
     // The statistics `generate` and `info` print come from the header's histograms.
@@ -329,7 +331,7 @@ struct Shown {
     text: String,
 }
 
-fn show(p: retro::game::Presented) -> Shown {
+fn show(p: retro::present::Presented) -> Shown {
     Shown {
         json: serde_json::from_str(&p.json()).expect("answers are JSON"),
         text: p.text(),

@@ -4,8 +4,9 @@
 
 use super::common::Rng;
 use retro::chess::moves::legal_moves;
-use retro::game::{Game, GameText, Outcome, Successor};
+use retro::game::{Game, Outcome, Successor};
 use retro::kbnk::{code, Kbnk};
+use retro::present::GameText;
 
 #[test]
 fn move_bytes_name_the_moves_in_order_and_mirror() {

@@ -32,7 +32,7 @@ fn dir() -> &'static Path {
         let dir = tempfile::tempdir().unwrap();
         let kpvk = Material::parse("KPvK").unwrap();
         for m in retro::chess::plan::closure(&[kpvk]) {
-            let p = retro::registry::plugin_in(&m.to_string(), dir.path()).unwrap();
+            let p = retro::GAMES.plugin_in(&m.to_string(), dir.path()).unwrap();
             retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
         }
         dir
@@ -56,7 +56,7 @@ fn krvk_longest() -> (String, u16) {
         .get_or_init(|| {
             let m = Material::parse("KRvK").unwrap();
             let game = Chess::open(&m, dir()).unwrap();
-            let loaded = retro::registry::open(dir(), "KRvK").unwrap();
+            let loaded = retro::GAMES.open(dir(), "KRvK").unwrap();
             let white = game.sections()[0].len;
             let mut best: Option<(u64, u16)> = None;
             for i in 0..white {

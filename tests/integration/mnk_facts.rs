@@ -2,11 +2,13 @@
 //! written here without any of the plug-in's code) agreeing with the table on every
 //! position reachable from the empty board.
 
+use retro::solve::Solve;
 use std::collections::HashMap;
 
-use retro::game::{Game, GameText, PositionError, ProbeError, SolveOptions, Value};
+use retro::game::{Game, PositionError, SolveOptions, Value};
 use retro::generate::write_solution;
 use retro::mnk::Mnk;
+use retro::present::{GameText, ProbeError};
 use retro::progress::Silent;
 use retro::table::Table;
 
@@ -207,7 +209,7 @@ fn minimax_agrees(w: usize, h: usize, k: usize, reachable: usize) {
             _ => Value::Draw,
         };
         assert_eq!(value_of(&g, &t, &text), expected, "{text}");
-        let probed = retro::registry::Plugin::probe(&g, &t, &text).unwrap();
+        let probed = retro::plugin::Plugin::probe(&g, &t, &text).unwrap();
         let probed_json: serde_json::Value = serde_json::from_str(&probed.json()).unwrap();
         assert_eq!(
             probed_json["remoteness"],
@@ -252,7 +254,7 @@ fn count_reachable(w: usize, h: usize, k: usize) -> usize {
 #[test]
 fn probe_answers_in_the_probed_orientation() {
     let (_, t, _d) = table(4, 3, 3);
-    let p = retro::registry::plugin("mnk-4x3-3").unwrap();
+    let p = retro::GAMES.plugin("mnk-4x3-3").unwrap();
     // X in a3, O in b2: the same position as X in d1, O in c2 (rotated).
     let mut seen = None;
     for (board, orientation) in [("x.../.o../....", 0), ("..../..o./...x", 1)] {

@@ -16,8 +16,9 @@ use serde_json::Value as Json;
 use tower::ServiceExt;
 
 use retro::game::*;
+use retro::present::*;
 use retro::probe::Probed;
-use retro::registry::{self, Loaded};
+use retro::registry::Loaded;
 use retro::serve::{router, AppState};
 use retro::table::Table;
 
@@ -359,7 +360,7 @@ async fn unknown_tables_and_routes_are_404() {
 async fn chess_materials_and_the_command_of_a_missing_table() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["KQvK", "KRvK"] {
-        let p = registry::plugin_in(name, dir.path()).unwrap();
+        let p = retro::GAMES.plugin_in(name, dir.path()).unwrap();
         retro::generate::generate(&*p, dir.path(), &retro::progress::Silent).unwrap();
     }
     let app = router(AppState::load(dir.path()));
@@ -616,7 +617,7 @@ async fn kbnk_good_position() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
     let j = r.json();
     // The same JSON as `retro probe --json` (the plug-in's presented JSON).
-    let loaded = registry::open(dir, "kbnk").unwrap();
+    let loaded = retro::GAMES.open(dir, "kbnk").unwrap();
     let direct: Json =
         serde_json::from_str(&loaded.plugin.probe(&loaded.table, fen).unwrap().json()).unwrap();
     assert_eq!(j, direct);

@@ -36,7 +36,7 @@ fn fixture() -> &'static Fixture {
             dir.join("mnk-3x3-3.rtb"),
         )
         .unwrap();
-        let plugin = retro::registry::plugin("mnk-3x4-3").unwrap();
+        let plugin = retro::GAMES.plugin("mnk-3x4-3").unwrap();
         retro::generate::generate(&*plugin, &elsewhere, &retro::progress::Silent).unwrap();
         std::fs::write(dir.join(".mnk-3x3-3.Xy12Zw.tmp"), b"half a table").unwrap();
         std::fs::write(dir.join("notes.txt"), b"stray notes").unwrap();

@@ -10,8 +10,8 @@ use http_body_util::BodyExt;
 use serde_json::Value as Json;
 use tower::ServiceExt;
 
-use retro::game::{DistanceUnit, Value};
-use retro::registry;
+use retro::game::Value;
+use retro::present::DistanceUnit;
 use retro::serve::{router, AppState};
 
 fn app() -> &'static Router {
@@ -43,7 +43,9 @@ async fn get_json(uri: &str) -> (StatusCode, Json) {
 
 /// The library's probe of `position` in table `name`.
 fn probe(name: &str, position: &str) -> Json {
-    let l = registry::open(super::common::tables_dir(), name).unwrap();
+    let l = retro::GAMES
+        .open(super::common::tables_dir(), name)
+        .unwrap();
     serde_json::from_str(&l.plugin.probe(&l.table, position).unwrap().json()).unwrap()
 }
 
@@ -54,7 +56,9 @@ async fn kbnk_stats_match_the_file() {
     assert_eq!(j["name"], "kbnk");
     assert_eq!(j["viewer"], "chess");
     assert_eq!(j["unit"], "moves");
-    let l = registry::open(super::common::tables_dir(), "kbnk").unwrap();
+    let l = retro::GAMES
+        .open(super::common::tables_dir(), "kbnk")
+        .unwrap();
     let header = l.table.header();
     let expected = retro::summary::stats(header, DistanceUnit::Moves);
     let sections = j["sections"].as_array().unwrap();

@@ -1,13 +1,39 @@
-// retro viewer: the table picker, routing between the chess and k-in-a-row boards, the
+// retro viewer: the table picker, routing to each table's viewer (VIEWERS below), the
 // statistics pages and the list of tables.
 window.__errors = window.__errors || [];
 window.addEventListener("error", (e) => window.__errors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
-import { mountChess } from "./chess.js";
-import { mountMnk } from "./mnk.js";
+import { viewer as chessViewer } from "./chess.js";
+import { viewer as mnkViewer } from "./mnk.js";
 import { mountStats, positionLink } from "./stats.js";
 import { mountTables } from "./tables.js";
 import { mountPicker, entries, tableLabel } from "./picker.js";
+
+/** The viewers, by the `viewer` field of the tables `/api/tables` lists: a game's viewer is
+ * one file exporting `viewer` and one line here (and its entry in `src/serve/assets.rs`).
+ * Each has `mount(root, table, {tables, onTable})`, which returns the function that
+ * unmounts it (with an optional `reload` for the back button); `label(table)`, the table's
+ * short name; `link(text)`, the URL parameter `[key, value]` that opens a position given in
+ * the table's notation; optionally `pieces(table)`, for the list of tables. */
+const VIEWERS = {
+  chess: chessViewer,
+  board: mnkViewer,
+};
+
+/** A table with a viewer no entry of VIEWERS names: a message, and its name as its label. */
+const NO_VIEWER = {
+  mount: (root, t) => {
+    root.replaceChildren(el("p", { class: "error" }, `This viewer cannot show ${t.name} (viewer "${t.viewer}"); its statistics and the API can.`));
+    return () => {};
+  },
+  label: (t) => t.name,
+  link: (text) => ["position", text],
+};
+
+/** The viewer of table `t` (an entry of `/api/tables`, or a table's stats). */
+export function viewerOf(t) {
+  return (t && Object.hasOwn(VIEWERS, t.viewer) && VIEWERS[t.viewer]) || NO_VIEWER;
+}
 
 // `current`: the table shown (a served table, or a chess material with no table here);
 // `view`: null for its board, "stats", or "tables" for the list of tables.
@@ -162,7 +188,7 @@ export function select(name, push, page = null) {
   document.title = `${tableLabel(t)}${state.view ? " · statistics" : ""} · retro`;
   // The table list says which viewer shows a table; game names play no part.
   if (state.view === "stats") state.unmount = mountStats(view, t);
-  else state.unmount = t.viewer === "chess" ? mountChess(view, t, { onTable }) : mountMnk(view, t, state.tables);
+  else state.unmount = viewerOf(t).mount(view, t, { tables: state.tables, onTable });
 }
 
 /** The chess board moved on to the table of another material (a capture, a promotion, an

@@ -78,6 +78,18 @@ export function dtzLine(res) {
   return `DTZ ${n} ${n === 1 ? "ply" : "plies"} to a capture, pawn move or mate · ${what}`;
 }
 
+/** The chess viewer as app.js's map of viewers takes it: the tables `/api/tables` marks
+ * `viewer: "chess"` (KBNK and every chess material, DTZ tables included). */
+export const viewer = {
+  mount: (root, table, ctx) => mountChess(root, table, { onTable: ctx.onTable }),
+  /** A table's short label: `KBNK`, `KQvKR`, `KQvKR DTZ`. */
+  label: (t) => (t.game === "kbnk" ? "KBNK" : t.name.endsWith(".dtz") ? `${t.name.slice(0, -4)} DTZ` : t.name),
+  /** A position in a link to the board: its FEN, spaces as underscores (`fen=`). */
+  link: (text) => ["fen", text.replace(/ /g, "_")],
+  /** Pieces on the board, kings included. */
+  pieces: (t) => (t.params && t.params.pieces) || (t.game === "kbnk" ? 4 : null),
+};
+
 /** The chess board over `table`; `hooks.onTable(name)` hears when the board's material
  * moves on to another table (a capture, a promotion, an edit). */
 export function mountChess(root, table, hooks = {}) {

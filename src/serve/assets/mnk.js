@@ -4,10 +4,24 @@ import { valueHistory, firstMoveMap } from "./mnk-chart.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 
-export function parseName(name) {
-  const m = /^mnk-(\d+)x(\d+)-(\d+)$/.exec(name);
-  return m ? { w: Number(m[1]), h: Number(m[2]), k: Number(m[3]) } : null;
+/** A table's board, from the parameters `/api/tables` sends (`width`, `height`, `k`):
+ * `{w, h, k}`, or null. */
+export function dims(t) {
+  const p = (t && t.params) || {};
+  return p.width && p.height && p.k ? { w: p.width, h: p.height, k: p.k } : null;
 }
+
+/** The k-in-a-row viewer as app.js's map of viewers takes it (`viewer: "board"`). */
+export const viewer = {
+  mount: (root, table, ctx) => mountMnk(root, table, ctx.tables),
+  /** A table's short label: `3×3, 3 in a row`. */
+  label: (t) => {
+    const d = dims(t);
+    return d ? `${d.w}×${d.h}, ${d.k} in a row` : t.name;
+  },
+  /** A position in a link to the board: its rows as they are (`board=`). */
+  link: (text) => ["board", text],
+};
 
 /** Cell name like a chess square: a1 is bottom-left. */
 function cellName(col, rowFromTop, h) {
@@ -28,8 +42,7 @@ export function cellVerdict(m) {
 }
 
 export function mountMnk(root, table, tables) {
-  const dims = parseName(table.name) || { w: 3, h: 3, k: 3 };
-  const { w, h, k } = dims;
+  const { w, h, k } = dims(table) || { w: 3, h: 3, k: 3 };
   const empty = () => Array.from({ length: h }, () => ".".repeat(w)).join("/");
   const S = { history: [], index: -1, result: null, seq: 0, timer: null };
 
@@ -40,11 +53,8 @@ export function mountMnk(root, table, tables) {
     "select",
     { id: "mnk-table", "aria-label": "board" },
     tables
-      .filter((t) => t.game !== "kbnk" && parseName(t.name))
-      .map((t) => {
-        const d = parseName(t.name);
-        return el("option", { value: t.name, selected: t.name === table.name }, `${d.w}×${d.h}, ${d.k} in a row`);
-      })
+      .filter((t) => t.viewer === table.viewer && dims(t))
+      .map((t) => el("option", { value: t.name, selected: t.name === table.name }, viewer.label(t)))
   );
   picker.addEventListener("change", () => select(picker.value, true));
   const status = el("div", { id: "mnk-result", class: "result-head" });

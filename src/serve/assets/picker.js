@@ -1,7 +1,7 @@
 // The table picker in the top bar: one search box over every table the server holds and
 // every chess material a table can be made for, grouped by piece count. It replaces a tab
 // per table, which no longer fits once a full 5-piece set (145 tables) is served.
-import { el } from "./app.js";
+import { el, viewerOf } from "./app.js";
 
 /** `"krp vs kr"` → `"KRPVKR"`: what a person types, in the form the names are matched in. */
 export function searchKey(text) {
@@ -43,12 +43,9 @@ export function entries(tables, materials) {
   return out;
 }
 
-/** A table's short label: `KBNK`, `KQvKR`, `3×3, 3 in a row`. */
+/** A table's short label, as its viewer gives it: `KBNK`, `KQvKR`, `3×3, 3 in a row`. */
 export function tableLabel(t) {
-  if (t.game === "kbnk") return "KBNK";
-  if (t.viewer === "chess") return t.name.endsWith(".dtz") ? `${t.name.slice(0, -4)} DTZ` : t.name;
-  const p = t.params || {};
-  return p.width && p.height && p.k ? `${p.width}×${p.height}, ${p.k} in a row` : t.name;
+  return viewerOf(t).label(t);
 }
 
 /** Mount the picker into `root` over `all` (from [`entries`]); `open(name)` shows a table. */

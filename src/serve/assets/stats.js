@@ -1,6 +1,6 @@
 // A table's statistics page, as syzygy-tables.info shows one: per-side histogram as an SVG
 // chart with its counts, the longest positions (each opens the board), the checksums.
-import { el, fmtInt, svg } from "./app.js";
+import { el, fmtInt, svg, viewerOf } from "./app.js";
 
 /** Wins above the axis, losses below, one pair of bars per distance; heights on a square
  * root scale so the long tail stays visible (exact counts are in each bar's title and in
@@ -58,8 +58,7 @@ function chart(section, unit) {
 
 /** Link into the board for one of the table's positions (`t`: a table or its stats). */
 export function positionLink(t, text) {
-  const key = t.viewer === "chess" ? "fen" : "board";
-  const value = t.viewer === "chess" ? text.replace(/ /g, "_") : text;
+  const [key, value] = viewerOf(t).link(text);
   return `/?table=${encodeURIComponent(t.name)}&${key}=${encodeURIComponent(value).replace(/%2F/gi, "/")}`;
 }
 

@@ -2,13 +2,14 @@
 // row per table with its size, longest win and the win/draw/loss share per side to move.
 // Everything comes from `/api/tables` (made once when the server starts), so the page
 // costs one request however many tables there are.
-import { el, fmtInt, fmtBytes } from "./app.js";
+import { el, fmtInt, fmtBytes, viewerOf } from "./app.js";
 import { tableLabel } from "./picker.js";
 
-/** Pieces on the board, kings included, or null for a game without pieces. */
+/** Pieces on the board, kings included (as the table's viewer counts them), or null for a
+ * game without pieces. */
 function pieces(t) {
-  if (t.params && t.params.pieces) return t.params.pieces;
-  return t.game === "kbnk" ? 4 : null;
+  const v = viewerOf(t);
+  return v.pieces ? v.pieces(t) : null;
 }
 
 /** Shares of wins, draws and losses (fractions) of one side to move. */

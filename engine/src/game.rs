@@ -1,0 +1,529 @@
+//! The plug-in contract: what a game must tell the engine.
+//!
+//! A game is a value implementing [`Game`] (parameters are fields, never global state).
+//! Like GamesmanOne's callbacks, the contract separates what a plug-in MUST provide from
+//! what it MAY override:
+//!
+//! | method | | without it |
+//! |---|---|---|
+//! | [`Game::name`], [`Game::sections`] | REQUIRED | – |
+//! | [`Game::decode`], [`Game::encode`], [`Game::canonical`] | REQUIRED | – |
+//! | [`Game::terminal`], [`Game::successors`], [`Game::predecessors`] | REQUIRED | – |
+//! | [`Game::size`] | provided | sum of the section lengths |
+//! | [`Game::own_solution`], [`Game::own_records`] | OPTIONAL | the generic two-queue solver (`solve::two_queue`) |
+//! | [`Game::images`] | OPTIONAL | the self-test checks canonical forms on `pos` alone |
+//! | [`Game::first_successor`] | OPTIONAL | the first match in the full [`Game::successors`] list |
+//! | [`Game::count_successors`] | OPTIONAL | the full [`Game::successors`] list, deduplicated |
+//! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
+//!
+//! Text forms (FEN, board strings, move names) live in `present::GameText`, which the CLI and the
+//! server need but the solver does not.
+//!
+//! Conventions every plug-in follows:
+//! - One dense index space `0..size()`, split into consecutive [`Section`]s (KBNK: white to
+//!   move, then black to move). Every index is a slot of 2-byte records in the table file.
+//! - `decode(i)` is `None` for an unused slot or a position that cannot occur; the table then
+//!   stores [`Value::Illegal`] there.
+//! - `encode` maps *any* legal position, in any orientation, to the index of its canonical form.
+//! - Moves are coded in one non-zero byte chosen by the game ([`NO_MOVE`] = 0 means "none").
+//! - Values are from the point of view of the side to move; distances are in plies. The
+//!   winner makes the last move, so a win is an odd number of plies and a loss an even one:
+//!   the record stores moves, which loses nothing (see [`Value::to_byte`]).
+
+use std::fmt::Debug;
+
+use crate::error::TableError;
+use crate::progress::Progress;
+
+/// Index of a slot in the game's dense index space.
+pub type Index = u64;
+
+/// The move byte meaning "no move" (terminal positions, draws without a stored move).
+pub const NO_MOVE: u8 = 0;
+
+/// The longest win a record can hold, in plies: 127 moves.
+pub const MAX_WIN_PLIES: u16 = 253;
+/// The longest loss a record can hold, in plies: 127 moves. The longest 5-piece chess
+/// mate, KPPvKP, is a loss of exactly this length for the side to move (254 plies).
+pub const MAX_LOSS_PLIES: u16 = 254;
+
+/// The game-theoretic value of a position for the side to move, with its distance in plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// No position lives in this slot (unused index, or a position that cannot occur).
+    Illegal,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins; the number is the plies until the game is won (odd for
+    /// alternating games: the winner makes the last move).
+    Win(u16),
+    /// The side to move loses; the number is the plies it can hold out (0: already lost,
+    /// e.g. checkmated).
+    Loss(u16),
+}
+
+impl Value {
+    /// The record's value byte, counting moves (format version 3): 0 illegal, 1 draw,
+    /// 1 + m a win in m moves (m = 1..=127, bytes 2..=128), 128 + m a loss in m moves
+    /// (m = 1..=127, bytes 129..=255). A win in p plies is m = (p + 1) / 2 moves and a loss
+    /// in p plies m = p / 2, which is exact because wins are odd and losses even (the
+    /// winner moves last).
+    ///
+    /// A loss in 0 moves (checkmated, or any terminal loss) shares byte 129 with a loss in
+    /// one move; the record's move byte tells them apart, since a terminal position has no
+    /// move ([`NO_MOVE`]) and a lost position that is not terminal always stores one (every
+    /// move loses, and the slowest is stored). That frees the byte a 127-move loss needs.
+    /// Read records with [`Value::from_record`]. Distances beyond the range are clamped
+    /// here; solvers refuse them first ([`MAX_WIN_PLIES`], [`MAX_LOSS_PLIES`]).
+    #[inline]
+    pub fn to_byte(self) -> u8 {
+        match self {
+            Value::Illegal => 0,
+            Value::Draw => 1,
+            Value::Win(p) => 1 + p.min(MAX_WIN_PLIES).div_ceil(2).max(1) as u8,
+            Value::Loss(p) => 128 + (p.min(MAX_LOSS_PLIES) / 2).max(1) as u8,
+        }
+    }
+
+    /// The value of a record `[value, move]`; the inverse of [`Value::to_byte`] with the
+    /// move byte the record stores. Every pair means something, so this never fails.
+    #[inline]
+    pub fn from_record(value: u8, mv: u8) -> Value {
+        match value {
+            0 => Value::Illegal,
+            1 => Value::Draw,
+            2..=128 => Value::Win(2 * (value as u16 - 1) - 1),
+            129 if mv == NO_MOVE => Value::Loss(0),
+            _ => Value::Loss(2 * (value as u16 - 128)),
+        }
+    }
+
+    /// The value in one byte, for solvers and compressed tables, which store no move: the
+    /// record's value byte, except that a terminal loss is 0 (a record shares byte 129
+    /// between a terminal loss and a loss in one move, and tells them apart by its move
+    /// byte). [`Value::Illegal`] shares 0 with the terminal loss: it is for slots whose
+    /// legality is known otherwise.
+    #[inline]
+    pub fn packed(self) -> u8 {
+        if self == Value::Loss(0) {
+            0
+        } else {
+            self.to_byte()
+        }
+    }
+
+    /// Inverse of [`Value::packed`] for legal slots.
+    #[inline]
+    pub fn from_packed(b: u8) -> Value {
+        if b == 0 {
+            Value::Loss(0)
+        } else {
+            // Any move byte but `NO_MOVE`: byte 129 is then a loss in one move.
+            Value::from_record(b, 1)
+        }
+    }
+
+    /// A dense code for every value a record can hold (0 illegal, 1 draw, 2..=128 wins in
+    /// 1..=127 moves, 129..=256 losses in 0..=127 moves): the index of the per-section
+    /// histograms in a table's header.
+    #[inline]
+    pub fn code(self) -> u16 {
+        match self {
+            Value::Loss(p) => 129 + p.min(MAX_LOSS_PLIES) / 2,
+            v => v.to_byte() as u16,
+        }
+    }
+
+    /// Inverse of [`Value::code`]; `None` beyond the last code.
+    #[inline]
+    pub fn from_code(c: u16) -> Option<Value> {
+        match c {
+            0..=128 => Some(Value::from_record(c as u8, NO_MOVE)),
+            129..=256 => Some(Value::Loss(2 * (c - 129))),
+            _ => None,
+        }
+    }
+
+    /// True if a record can hold this value exactly: a win of an odd number of plies up to
+    /// [`MAX_WIN_PLIES`], a loss of an even number up to [`MAX_LOSS_PLIES`].
+    #[inline]
+    pub fn fits(self) -> bool {
+        match self {
+            Value::Win(p) => p % 2 == 1 && p <= MAX_WIN_PLIES,
+            Value::Loss(p) => p % 2 == 0 && p <= MAX_LOSS_PLIES,
+            _ => true,
+        }
+    }
+
+    /// The better of two values for the side to move (a quicker win, then a slower loss).
+    #[inline]
+    pub fn better(self, other: Value) -> Value {
+        // `move_rank` orders values as the opponent sees them: larger is better for us.
+        if other.move_rank() > self.move_rank() {
+            other
+        } else {
+            self
+        }
+    }
+
+    /// The value of a position for its side to move, given that one move leads to a
+    /// position whose value (for the opponent) is `self`.
+    #[inline]
+    pub fn back(self) -> Value {
+        match self {
+            Value::Loss(p) => Value::Win(p + 1),
+            Value::Win(p) => Value::Loss(p + 1),
+            v => v,
+        }
+    }
+
+    /// Sort key of a move leading to a position of value `self` (the opponent's view), for
+    /// the side making the move: smaller is better. Quickest win first, then draws, then the
+    /// longest resistance.
+    #[inline]
+    pub fn move_rank(self) -> (u8, u16) {
+        match self {
+            Value::Loss(p) => (0, p),
+            Value::Draw => (1, 0),
+            Value::Win(p) => (2, u16::MAX - p),
+            Value::Illegal => (3, 0),
+        }
+    }
+
+    /// What a value counts for when the count restarts before it (a zeroing move under
+    /// the 50-move rule): only whether it comes within `limit` plies. A win or loss in time
+    /// becomes one at distance 0, a later one one at `limit` (a cursed win, a blessed loss),
+    /// so that the move into it is worth 1 or `limit + 1` plies ([`Value::back`]).
+    #[inline]
+    pub fn restarted(self, limit: u16) -> Value {
+        match self {
+            Value::Win(p) => Value::Win(if p <= limit { 0 } else { limit }),
+            Value::Loss(p) => Value::Loss(if p <= limit { 0 } else { limit }),
+            v => v,
+        }
+    }
+
+    /// True for a win or a loss.
+    #[inline]
+    pub fn is_decisive(self) -> bool {
+        matches!(self, Value::Win(_) | Value::Loss(_))
+    }
+}
+
+/// Where a move leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A position of this game's index space (canonical index).
+    Index(Index),
+    /// A position outside the table whose value is known (for the side then to move): a
+    /// capture into KBK or KNK is `Known(Value::Draw)`.
+    Known(Value),
+    /// A position of the index space where the side then to move also has extra moves
+    /// outside the table, the best of them worth `extra` for that side: the position's value
+    /// is the better of its stored value and `extra`. Chess uses it for a double pawn step
+    /// that allows an en-passant capture (stored positions carry no en-passant right).
+    /// The position at `index` must have legal moves of its own; otherwise the game
+    /// reports `Known(extra)`. Such a move is not listed by [`Game::predecessors`]: the
+    /// solver follows it from the mover's side.
+    Augmented { index: Index, extra: Value },
+    /// A position of the index space reached by a move that restarts the count (chess's
+    /// zeroing moves under the 50-move rule, for distance to zeroing): the mover cares
+    /// only whether the position's result comes within `limit` plies, not how soon, so
+    /// its value counts as [`Value::restarted`]. `extra` is the best of the side then to
+    /// move's own moves outside the table (as in `Augmented`), if it has any. Only the
+    /// restarting solver (`solve::restart`) follows such moves; the target must
+    /// lie in a tier solved before the mover's, and is not listed by
+    /// [`Game::predecessors`].
+    Restart {
+        index: Index,
+        limit: u16,
+        extra: Option<Value>,
+    },
+}
+
+impl Outcome {
+    /// The value of where the move leads, given the value of an in-table position.
+    #[inline]
+    pub fn value(self, stored: impl Fn(Index) -> Value) -> Value {
+        match self {
+            Outcome::Index(i) => stored(i),
+            Outcome::Known(v) => v,
+            Outcome::Augmented { index, extra } => stored(index).better(extra),
+            Outcome::Restart {
+                index,
+                limit,
+                extra,
+            } => {
+                let own = stored(index).restarted(limit);
+                extra.map_or(own, |e| own.better(e.restarted(limit)))
+            }
+        }
+    }
+}
+
+/// One legal move and where it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Successor {
+    /// The game's move code (never [`NO_MOVE`]).
+    pub mv: u8,
+    /// The position reached.
+    pub to: Outcome,
+}
+
+/// One part of the index space (one array in the table file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Short name: `"white"`, `"black"`, `"all"`.
+    pub name: String,
+    /// Number of records.
+    pub len: u64,
+}
+
+/// Knobs for a solve.
+#[derive(Clone, Copy)]
+pub struct SolveOptions<'a> {
+    /// Progress reporting (a bar in the CLI, nothing in tests).
+    pub progress: &'a dyn Progress,
+}
+
+/// A solved game: two bytes per index, `[value byte, move byte]`, sections concatenated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub records: Vec<u8>,
+}
+
+/// A solved game's records, made a range at a time: a [`Solution`] in memory, or a
+/// solver's values from which each record (its best move above all) is worked out as it
+/// is written, so the table's two bytes a slot never all sit in memory at once.
+pub trait Records: Sync {
+    /// Number of slots.
+    fn slots(&self) -> u64;
+    /// The value of slot `i`: the same as its record's, [`Value::from_record`].
+    fn value(&self, i: Index) -> Value;
+    /// The records of slots `first..first + out.len() / 2`, as two bytes each.
+    fn fill(&self, first: Index, out: &mut [u8]);
+    /// The first damaged block met by the tables read to make these records (a solver's
+    /// sub-tables): the writer then refuses to keep the file. Default: none.
+    fn damage(&self) -> Option<TableError> {
+        None
+    }
+    /// Every record, in memory.
+    fn to_solution(&self, progress: &dyn Progress) -> Solution {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 12;
+        let mut sol = Solution::new(self.slots());
+        sol.records
+            .par_chunks_mut(CHUNK * 2)
+            .enumerate()
+            .for_each(|(c, out)| {
+                self.fill((c * CHUNK) as Index, out);
+                progress.advance(out.len() as u64 / 2);
+            });
+        sol
+    }
+}
+
+/// Records already made, two bytes a slot.
+impl Records for &[u8] {
+    fn slots(&self) -> u64 {
+        self.len() as u64 / 2
+    }
+    fn value(&self, i: Index) -> Value {
+        let at = i as usize * 2;
+        Value::from_record(self[at], self[at + 1])
+    }
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        let at = first as usize * 2;
+        out.copy_from_slice(&self[at..at + out.len()]);
+    }
+}
+
+impl Records for Solution {
+    fn slots(&self) -> u64 {
+        self.records.as_slice().slots()
+    }
+    fn value(&self, i: Index) -> Value {
+        self.records.as_slice().value(i)
+    }
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        self.records.as_slice().fill(first, out)
+    }
+}
+
+impl Solution {
+    /// All slots unsolved (illegal, no move).
+    pub fn new(size: u64) -> Solution {
+        Solution {
+            records: vec![0; size as usize * 2],
+        }
+    }
+
+    pub fn value(&self, i: Index) -> Value {
+        Value::from_record(
+            self.records[i as usize * 2],
+            self.records[i as usize * 2 + 1],
+        )
+    }
+
+    pub fn mv(&self, i: Index) -> u8 {
+        self.records[i as usize * 2 + 1]
+    }
+}
+
+/// The contract between a game and the engine. See the module documentation for which
+/// methods are required.
+pub trait Game: Sync + Send {
+    /// A position, in any orientation.
+    type Position: Clone + Debug + PartialEq + Send + Sync;
+
+    /// REQUIRED. The table name, also the file stem: `kbnk`, `mnk-4x3-3`.
+    fn name(&self) -> String;
+
+    /// REQUIRED. The game id and parameters written to the table header.
+    fn params(&self) -> (&'static str, Vec<(String, i64)>);
+
+    /// REQUIRED. The sections of the index space, in file order.
+    fn sections(&self) -> Vec<Section>;
+
+    /// REQUIRED. The position in slot `index`, or `None` for an unused slot or a position
+    /// that cannot occur.
+    fn decode(&self, index: Index) -> Option<Self::Position>;
+
+    /// REQUIRED. The slot of the canonical form of a legal position.
+    fn encode(&self, pos: &Self::Position) -> Index;
+
+    /// REQUIRED. The canonical form under the game's symmetries; idempotent, and
+    /// `decode(encode(p)) == Some(canonical(p))`.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position;
+
+    /// REQUIRED. `Some(value)` if the game is over in `pos` (checkmate `Loss(0)`, stalemate
+    /// `Draw`, a completed line `Loss(0)`, a full board `Draw`). Terminal positions have no
+    /// successors.
+    fn terminal(&self, pos: &Self::Position) -> Option<Value>;
+
+    /// REQUIRED. Every legal move of a non-terminal position, in a fixed order (the order
+    /// breaks ties between equally good moves, which keeps tables identical whatever the
+    /// thread count). Works on any orientation: move codes are in `pos`'s own frame.
+    fn successors(&self, pos: &Self::Position, out: &mut Vec<Successor>);
+
+    /// REQUIRED. Un-moves: the index of every legal, non-terminal position that has a move
+    /// leading to `pos` (or to a symmetric image of it). Duplicates are allowed.
+    fn predecessors(&self, pos: &Self::Position, out: &mut Vec<Index>);
+
+    /// Provided: the number of slots.
+    fn size(&self) -> u64 {
+        self.sections().iter().map(|s| s.len).sum()
+    }
+
+    /// OPTIONAL. A solver of the game's own, faster than the generic one (KBNK's bitboard
+    /// solver, m,n,k's tier solver): `Some` of its result. Its output must be
+    /// byte-identical to the generic solver's, which each such game asserts in a test.
+    /// Default: `None`, and `solve::Solve::solve` runs the generic two-queue solver.
+    fn own_solution(&self, _opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
+        None
+    }
+
+    /// OPTIONAL. The game's own solver, for writing: its records may be made as they are
+    /// written (chess works out its best moves then), which spares the two bytes a slot of
+    /// a [`Solution`]. Default: `None`, and `solve::Solve::solve_records` takes
+    /// [`Game::own_solution`]'s records, or else the generic solver's. Either way the
+    /// bytes are the same.
+    fn own_records(
+        &self,
+        _opts: &SolveOptions,
+    ) -> Option<Result<Box<dyn Records + '_>, SolveError>> {
+        None
+    }
+
+    /// OPTIONAL. Every image of `pos` under the game's symmetries, `pos` included; the
+    /// conformance self-test checks that all of them encode alike. Default: just `pos`.
+    fn images(&self, pos: &Self::Position) -> Vec<Self::Position> {
+        vec![pos.clone()]
+    }
+
+    /// OPTIONAL. The code of the first move (in [`Game::successors`] order) whose outcome
+    /// satisfies `wanted`, or [`NO_MOVE`]. Solvers use it to pick best moves. Default: from
+    /// the full successor list; a game may stop at the first match instead (chess does, as
+    /// working out where a move leads is most of the cost).
+    fn first_successor(&self, pos: &Self::Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
+        let mut succ = Vec::new();
+        self.successors(pos, &mut succ);
+        succ.iter().find(|s| wanted(s.to)).map_or(NO_MOVE, |s| s.mv)
+    }
+
+    /// OPTIONAL. What the solver's first pass needs of a non-terminal position: the number
+    /// of distinct slots its [`Outcome::Index`] moves lead to, with every other move
+    /// ([`Outcome::Known`], [`Outcome::Augmented`]) pushed to `out`. Default: from the full
+    /// successor list, sorted and deduplicated; a game that knows when its moves cannot
+    /// meet in one slot may skip working out where they lead (chess does, for positions
+    /// without symmetry). The self-test compares it with the default.
+    fn count_successors(&self, pos: &Self::Position, out: &mut Vec<Successor>) -> usize {
+        count_from_successors(self, pos, out)
+    }
+
+    /// OPTIONAL. The first damaged block met by the tables the game reads besides its own
+    /// (chess sub-tables) since they were opened: a solve that met one must not be
+    /// written. Default: none (a game that reads no tables).
+    fn damage(&self) -> Option<TableError> {
+        None
+    }
+
+    /// OPTIONAL. Translate `mv`, a move code stored for `canonical(pos)`, into `pos`'s own
+    /// frame. Default: only when `pos` is already canonical; otherwise `None`, and the
+    /// prober picks the first of the best moves instead.
+    fn move_from_canonical(&self, pos: &Self::Position, mv: u8) -> Option<u8> {
+        (self.canonical(pos) == *pos).then_some(mv)
+    }
+}
+
+/// [`Game::count_successors`] from [`Game::successors`]: its default, and what the
+/// self-test checks a game's own against.
+pub fn count_from_successors<G: Game + ?Sized>(
+    game: &G,
+    pos: &G::Position,
+    out: &mut Vec<Successor>,
+) -> usize {
+    let mut all = Vec::new();
+    game.successors(pos, &mut all);
+    let mut targets: Vec<Index> = all
+        .iter()
+        .filter_map(|s| match s.to {
+            Outcome::Index(j) => Some(j),
+            _ => None,
+        })
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    out.extend(
+        all.into_iter()
+            .filter(|s| !matches!(s.to, Outcome::Index(_))),
+    );
+    targets.len()
+}
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("distance {0} plies exceeds the record limit (a win of {max} plies, a loss of {lmax} plies)", max = MAX_WIN_PLIES, lmax = MAX_LOSS_PLIES)]
+    TooDeep(u16),
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads {
+        threads: usize,
+        source: rayon::ThreadPoolBuildError,
+    },
+    #[error("{threads} worker threads asked; the limit is {max}")]
+    TooManyThreads { threads: usize, max: usize },
+    #[error("{0}")]
+    Game(String),
+}
+
+/// Why a position typed by a user was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The text does not describe a position of this game.
+    #[error("malformed position: {0}")]
+    Malformed(String),
+    /// A well-formed position that cannot occur.
+    #[error("illegal: {0}")]
+    Illegal(String),
+}

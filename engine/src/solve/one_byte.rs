@@ -1,0 +1,674 @@
+//! The retrograde solver in one byte a slot: values only, no move counters, no queues.
+//!
+//! The two-queue solver ([`super::two_queue`]) keeps a counter per slot and lists of slot
+//! numbers per depth: several bytes a slot. This one keeps the value byte
+//! ([`Value::packed`]) and two bits a slot, and finds its work by scanning the values, as
+//! Syzygy's generator does:
+//!
+//! 1. **Start.** Every slot is classified once ([`Passes::start`]): illegal, final
+//!    (terminal, or every move leaves the table), or open. An open slot with a move out of
+//!    the table to a loss for the opponent holds that win at once, as a *tentative* value
+//!    that a quicker win replaces; one with a move out to a draw gets its `keep` bit: it is
+//!    never lost.
+//! 2. **Depth d, lost → won.** Every slot holding a loss at d is found by scanning the
+//!    bytes (only the chunks of slots that ever held that byte: each chunk keeps 256 bits
+//!    of which bytes it held); its predecessors that are unknown, or hold a slower
+//!    tentative win, are won at d + 1.
+//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its unknown predecessors as
+//!    candidates (a bit a slot). Each candidate is then checked forward
+//!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
+//!    it is lost at one ply more than its slowest move, moves out of the table included
+//!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
+//!    sub-table): the loss is then stored early, exact already, and scanned at its depth.
+//! 4. What is never reached is a draw.
+//!
+//! Moves of kind [`Outcome::Augmented`] (chess: a double step allowing en passant) are few:
+//! they are kept in a side list and settled as the two-queue solver settles them (won for
+//! the mover once the target and the extra moves are both lost, at the later depth; won for
+//! the opponent once either is won, at the earlier).
+//!
+//! Every value is the same as the two-queue solver's, so the table written is the same:
+//! the best moves are found as the records are written ([`Solved`]).
+//! Updates are compare-and-swaps towards the quickest win, so the bytes do not depend on
+//! the thread count.
+//!
+//! A game can give its own [`Passes`] (chess works on squares and index arithmetic, not on
+//! positions); [`GamePasses`] gives them for any [`Game`] from its moves and un-moves.
+
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+
+use bitvec::prelude::*;
+use rayon::prelude::*;
+
+use super::SolveError;
+use crate::game::{Game, Index, Outcome, Records, SolveOptions, Value, NO_MOVE};
+
+/// How a slot starts, before any retrograde pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// No position lives here.
+    Illegal,
+    /// The value is known already: a terminal position, or one whose every move leaves
+    /// the table (no move inside it, none [`Outcome::Augmented`]).
+    Final(Value),
+    /// Moves inside the table decide.
+    Open {
+        /// The quickest win through a move out of the table, in plies.
+        win: Option<u16>,
+        /// A move out of the table holds the draw: the position is never lost.
+        keep: bool,
+    },
+}
+
+/// An [`Outcome::Augmented`] move: from slot `from` to slot `to`, the opponent then also
+/// having moves out of the table worth `extra` to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub to: Index,
+    pub from: Index,
+    pub extra: Value,
+}
+
+/// The passes a solve needs from a game, on slot numbers.
+pub trait Passes: Sync {
+    /// Number of slots.
+    fn slots(&self) -> u64;
+    /// How slot `i` starts; its [`Outcome::Augmented`] moves go to `links`.
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError>;
+    /// True if slot `i` holds a position (asked once per slot, after the solve).
+    fn legal(&self, i: Index) -> bool;
+    /// Every predecessor of legal slot `i` through a move inside the table that is not
+    /// [`Outcome::Augmented`] (a predecessor may come more than once).
+    fn predecessors(&self, i: Index, f: impl FnMut(Index));
+    /// Calls `ok` with the target of every move of slot `i` that stays inside the table
+    /// and is not [`Outcome::Augmented`], until it returns false; false then, else true.
+    fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool;
+    /// The slowest win for the opponent, in plies, among the moves of slot `i` that leave
+    /// the table (0 if none). Asked once per lost position, whose every such move is a win
+    /// for the opponent.
+    fn slowest_exit(&self, i: Index) -> u16;
+    /// The code of the first move of legal slot `i`, in the game's move order, for which
+    /// `wanted` holds ([`NO_MOVE`] if none): the best move, once the values are known.
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
+}
+
+/// Marks a slot not yet solved, and illegal slots. Every byte is a value, so the draw
+/// byte serves: what is never reached ends a draw, and terminal draws and illegal slots
+/// are nobody's predecessor (they have no moves), so no pass ever looks at them.
+const UNKNOWN: u8 = 1;
+
+/// Slots per parallel work item: a multiple of 64 (one bitmap word per 64 slots).
+const CHUNK: usize = 1 << 14;
+
+/// One bit a slot, set and cleared by many threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Relaxed) >> (i % 64) & 1 != 0
+    }
+    fn set(&self, i: usize) {
+        self.0[i / 64].fetch_or(1 << (i % 64), Relaxed);
+    }
+}
+
+struct State<'a, P> {
+    passes: &'a P,
+    value: Vec<AtomicU8>,
+    /// Never lost: a move out of the table holds the draw.
+    keep: Bits,
+    /// Candidates for a loss at the current depth.
+    cand: Bits,
+    /// Per chunk of [`CHUNK`] slots, which value bytes some slot of it has held (256 bits):
+    /// a scan for a byte passes over the chunks that never held it. The deep layers of a
+    /// long table hold a few thousand positions in a few chunks; scanning every byte for
+    /// them cost more than solving them.
+    present: Vec<[AtomicU64; 4]>,
+    /// The largest depth of a value stored ahead of its turn (tentative wins, early
+    /// losses): the solve goes on at least that far.
+    ahead: AtomicU16,
+    /// The smallest distance found that a record cannot hold (`u16::MAX`: none).
+    too_deep: AtomicU16,
+    /// [`Outcome::Augmented`] moves, sorted by target, and the same by origin.
+    by_to: Vec<Link>,
+    by_from: Vec<Link>,
+}
+
+impl<P: Passes> State<'_, P> {
+    fn get(&self, i: Index) -> u8 {
+        self.value[i as usize].load(Relaxed)
+    }
+
+    /// Store `v` in slot `i` if it still holds `old`; a value beyond the records' range is
+    /// noted, not stored.
+    fn store(&self, i: Index, old: u8, v: Value) -> bool {
+        if !v.fits() {
+            let (Value::Win(d) | Value::Loss(d)) = v else {
+                unreachable!("only wins and losses are stored")
+            };
+            self.too_deep.fetch_min(d, Relaxed);
+            return false;
+        }
+        let b = v.packed();
+        let ok = self.value[i as usize]
+            .compare_exchange(old, b, Relaxed, Relaxed)
+            .is_ok();
+        if ok {
+            let word = &self.present[i as usize / CHUNK][b as usize / 64];
+            let bit = 1u64 << (b % 64);
+            // Read before writing: the word's cache line stays shared between threads.
+            if word.load(Relaxed) & bit == 0 {
+                word.fetch_or(bit, Relaxed);
+            }
+        }
+        ok
+    }
+
+    /// Slot `i` is won in `w` plies unless it is won sooner: unknown slots and slower
+    /// tentative wins take it. Returns true if it changed; `ahead` says that `w` is
+    /// beyond the depth being solved.
+    fn try_win(&self, i: Index, w: u16, ahead: bool) -> bool {
+        if !Value::Win(w).fits() {
+            // Too deep for a record, and an error only if the slot would take it: one
+            // won sooner keeps its value (no slower tentative win can be this deep).
+            return self.get(i) == UNKNOWN && self.store(i, UNKNOWN, Value::Win(w));
+        }
+        loop {
+            let old = self.get(i);
+            let better =
+                old == UNKNOWN || matches!(Value::from_packed(old), Value::Win(x) if x > w);
+            if !better {
+                return false;
+            }
+            if self.store(i, old, Value::Win(w)) {
+                if ahead {
+                    self.ahead.fetch_max(w, Relaxed);
+                }
+                return true;
+            }
+        }
+    }
+
+    fn links_to(&self, q: Index) -> &[Link] {
+        let lo = self.by_to.partition_point(|l| l.to < q);
+        let hi = self.by_to.partition_point(|l| l.to <= q);
+        &self.by_to[lo..hi]
+    }
+
+    fn links_from(&self, p: Index) -> &[Link] {
+        let lo = self.by_from.partition_point(|l| l.from < p);
+        let hi = self.by_from.partition_point(|l| l.from <= p);
+        &self.by_from[lo..hi]
+    }
+
+    /// Mark `p` a candidate for a loss if it may still lose.
+    fn propose(&self, p: Index) {
+        if self.get(p) == UNKNOWN && !self.keep.get(p as usize) {
+            self.cand.set(p as usize);
+        }
+    }
+
+    /// Check candidate `p` after the wins at `w` plies (= d + 1) are known: lost if every
+    /// move leads to a win for the opponent, the slowest deciding the depth.
+    fn check(&self, p: Index, w: u16) -> bool {
+        let mut slowest = 0u16;
+        let all = self
+            .passes
+            .targets(p, |q| match Value::from_packed(self.get(q)) {
+                Value::Win(a) if a <= w => {
+                    slowest = slowest.max(a);
+                    true
+                }
+                _ => false,
+            });
+        if !all {
+            return false;
+        }
+        for l in self.links_from(p) {
+            let own = match Value::from_packed(self.get(l.to)) {
+                Value::Win(a) if a <= w => Some(a),
+                _ => None,
+            };
+            let extra = match l.extra {
+                Value::Win(e) if e <= w => Some(e),
+                _ => None,
+            };
+            // The opponent wins by the quicker of the two: a target won later than `w`
+            // cannot beat an extra win known by `w`.
+            let Some(a) = (match (own, extra) {
+                (Some(a), Some(e)) => Some(a.min(e)),
+                (a, e) => a.or(e),
+            }) else {
+                return false;
+            };
+            slowest = slowest.max(a);
+        }
+        slowest = slowest.max(self.passes.slowest_exit(p));
+        let d = slowest + 1;
+        let stored = self.store(p, UNKNOWN, Value::Loss(d));
+        if stored && d > w + 1 {
+            self.ahead.fetch_max(d, Relaxed);
+        }
+        stored
+    }
+
+    /// Run `f` on every slot holding byte `b`, chunk by chunk in parallel; true if `f`
+    /// returned true for any.
+    fn each_holding(&self, b: u8, f: impl Fn(Index) -> bool + Sync) -> bool {
+        let bit = 1u64 << (b % 64);
+        self.value
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, vals)| {
+                let mut any = false;
+                if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
+                    return false;
+                }
+                for (k, v) in vals.iter().enumerate() {
+                    if v.load(Relaxed) == b {
+                        any |= f((c * CHUNK + k) as Index);
+                    }
+                }
+                any
+            })
+            .reduce(|| false, |a, b| a || b)
+    }
+}
+
+/// A solved table: one byte a slot, and a bit saying which slots are illegal. Each record,
+/// best move included, is made when it is read ([`Records::fill`]), so writing the table
+/// streams it.
+pub struct Solved<P> {
+    passes: P,
+    value: Vec<AtomicU8>,
+    illegal: BitVec,
+}
+
+impl<P: Passes> Records for Solved<P> {
+    fn slots(&self) -> u64 {
+        self.value.len() as u64
+    }
+
+    fn value(&self, i: Index) -> Value {
+        if self.illegal[i as usize] {
+            Value::Illegal
+        } else {
+            Value::from_packed(self.value[i as usize].load(Relaxed))
+        }
+    }
+
+    /// The best move is the first move, in the game's move order, achieving the value:
+    /// the same bytes whatever the thread count or the ranges asked for, and the same as
+    /// the two-queue solver's.
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        let stored = |j: Index| Value::from_packed(self.value[j as usize].load(Relaxed));
+        for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+            let i = first + k as Index;
+            let value = self.value(i);
+            rec[0] = value.to_byte();
+            rec[1] = match value {
+                // Terminal losses have no move (and no moves).
+                Value::Illegal | Value::Loss(0) => NO_MOVE,
+                _ => self
+                    .passes
+                    .first_move(i, |to| to.value(stored).back() == value),
+            };
+        }
+    }
+}
+
+/// Solve: the value of every slot, its record made when it is read.
+pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, SolveError> {
+    let n = passes.slots() as usize;
+    let progress = opts.progress;
+    let mut st = State {
+        passes: &passes,
+        value: (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
+        keep: Bits::new(n),
+        cand: Bits::new(n),
+        present: (0..n.div_ceil(CHUNK))
+            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+            .collect(),
+        ahead: AtomicU16::new(0),
+        too_deep: AtomicU16::new(u16::MAX),
+        by_to: Vec::new(),
+        by_from: Vec::new(),
+    };
+
+    progress.phase("initial positions", n as u64);
+    let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut links = Vec::new();
+            for i in lo..hi {
+                match st.passes.start(i as Index, &mut links)? {
+                    Start::Illegal => st.keep.set(i),
+                    Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
+                        st.store(i as Index, UNKNOWN, v);
+                        st.ahead.fetch_max(d, Relaxed);
+                    }
+                    Start::Final(_) => st.keep.set(i),
+                    Start::Open { win, keep } => {
+                        if keep {
+                            st.keep.set(i);
+                        }
+                        if let Some(w) = win {
+                            st.try_win(i as Index, w, true);
+                        }
+                    }
+                }
+            }
+            progress.advance((hi - lo) as u64);
+            Ok(links)
+        })
+        .collect();
+    for l in links {
+        st.by_to.extend(l?);
+    }
+    st.by_to.sort_unstable_by_key(|l| (l.to, l.from));
+    st.by_from = st.by_to.clone();
+    st.by_from.sort_unstable_by_key(|l| (l.from, l.to));
+    // Links whose extra moves win for the opponent, by that depth: their origin is a
+    // candidate then, whatever its target does.
+    let mut extra_wins: Vec<(u16, Index)> = st
+        .by_to
+        .iter()
+        .filter_map(|l| match l.extra {
+            Value::Win(e) => Some((e, l.from)),
+            _ => None,
+        })
+        .collect();
+    extra_wins.sort_unstable();
+    if let Some(&(e, _)) = extra_wins.last() {
+        st.ahead.fetch_max(e, Relaxed);
+    }
+
+    progress.phase("retrograde", 0);
+    // The largest depth any slot holds: each step d looks for losses at d and wins at
+    // d + 1, and stores wins at d + 1 and losses from d + 2 on.
+    let mut deepest = 0u16;
+    let mut d: u16 = 0;
+    loop {
+        let st = &st;
+        // Lost at d → won at d + 1. (Bytes count moves: an odd loss, which no record
+        // holds, would read as the even one.)
+        let won_new = Value::Loss(d).fits()
+            && st.each_holding(Value::Loss(d).packed(), |q| {
+                let mut any = false;
+                st.passes
+                    .predecessors(q, |p| any |= st.try_win(p, d + 1, false));
+                for l in st.links_to(q) {
+                    // Won once the extra moves lose too, at the later depth.
+                    if let Value::Loss(e) = l.extra {
+                        let w = d.max(e) + 1;
+                        any |= st.try_win(l.from, w, w > d + 1);
+                    }
+                }
+                any
+            });
+        // Won at d + 1 → candidates → lost.
+        let w = d + 1;
+        let won = Value::Win(w).packed();
+        if Value::Win(w).fits() {
+            st.each_holding(won, |q| {
+                st.passes.predecessors(q, |p| st.propose(p));
+                for l in st.links_to(q) {
+                    st.propose(l.from);
+                }
+                true
+            });
+        }
+        let lo = extra_wins.partition_point(|x| x.0 < w);
+        let hi = extra_wins.partition_point(|x| x.0 <= w);
+        for &(_, p) in &extra_wins[lo..hi] {
+            st.propose(p);
+        }
+        let any_lost = st
+            .cand
+            .0
+            .par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .map(|(k, word)| {
+                let mut bits = word.swap(0, Relaxed);
+                let mut any = false;
+                while bits != 0 {
+                    let p = (k * 64) as Index + bits.trailing_zeros() as Index;
+                    bits &= bits - 1;
+                    if st.get(p) == UNKNOWN {
+                        any |= st.check(p, w);
+                    }
+                }
+                any
+            })
+            .reduce(|| false, |a, b| a || b);
+        progress.advance(1);
+        let deep = st.too_deep.load(Relaxed);
+        if deep != u16::MAX {
+            return Err(SolveError::TooDeep(deep));
+        }
+        if won_new {
+            deepest = deepest.max(d + 1);
+        }
+        if any_lost {
+            deepest = deepest.max(d + 2);
+        }
+        deepest = deepest.max(st.ahead.load(Relaxed));
+        if d >= deepest {
+            break;
+        }
+        d += 1;
+    }
+
+    // Illegal slots hold `UNKNOWN` like draws: tell them apart once, in a bitmap of its
+    // own once the solver's two are freed.
+    let State {
+        value, keep, cand, ..
+    } = st;
+    drop((keep, cand));
+    progress.phase("illegal positions", n as u64);
+    let mut illegal = bitvec![usize, Lsb0; 0; n];
+    illegal
+        .as_raw_mut_slice()
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(k, word)| {
+            let bits = usize::BITS as usize;
+            for j in 0..bits {
+                let i = k * bits + j;
+                if i < n && value[i].load(Relaxed) == UNKNOWN && !passes.legal(i as Index) {
+                    *word |= 1 << j;
+                }
+            }
+        });
+    Ok(Solved {
+        passes,
+        value,
+        illegal,
+    })
+}
+
+/// How a legal, non-terminal slot `i` starts, from whether it has a move inside the table
+/// and where its other moves lead (`exits`: [`Outcome::Known`] and
+/// [`Outcome::Augmented`], which go to `links`).
+pub fn start_from(
+    i: Index,
+    inside: bool,
+    exits: &[Outcome],
+    links: &mut Vec<Link>,
+) -> Result<Start, SolveError> {
+    let (mut win, mut keep, mut slowest) = (None::<u16>, false, None::<u16>);
+    let before = links.len();
+    for &to in exits {
+        match to {
+            Outcome::Index(_) => {}
+            Outcome::Augmented { index, extra } => links.push(Link {
+                to: index,
+                from: i,
+                extra,
+            }),
+            Outcome::Known(Value::Loss(l)) => win = Some(win.map_or(l + 1, |w| w.min(l + 1))),
+            Outcome::Known(Value::Win(w)) => slowest = slowest.max(Some(w)),
+            Outcome::Known(_) => keep = true,
+            Outcome::Restart { .. } => {
+                return Err(SolveError::Game(format!(
+                "position {i} has a move that restarts the count: that needs the restarting solver"
+            )))
+            }
+        }
+    }
+    if !inside && links.len() == before {
+        // Every move leaves the table (or there is none: a draw).
+        return Ok(Start::Final(match (win, keep, slowest) {
+            (Some(w), _, _) => Value::Win(w),
+            (None, false, Some(s)) => Value::Loss(s + 1),
+            _ => Value::Draw,
+        }));
+    }
+    Ok(Start::Open { win, keep })
+}
+
+/// [`Passes`] for any [`Game`], from its positions, moves and un-moves.
+pub struct GamePasses<'g, G>(pub &'g G);
+
+impl<G: Game> Passes for GamePasses<'_, G> {
+    fn slots(&self) -> u64 {
+        self.0.size()
+    }
+
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+        let Some(pos) = self.0.decode(i) else {
+            return Ok(Start::Illegal);
+        };
+        if let Some(v) = self.0.terminal(&pos) {
+            return Ok(Start::Final(v));
+        }
+        let mut succ = Vec::new();
+        let inside = self.0.count_successors(&pos, &mut succ);
+        let exits: Vec<Outcome> = succ.iter().map(|s| s.to).collect();
+        start_from(i, inside > 0, &exits, links)
+    }
+
+    fn legal(&self, i: Index) -> bool {
+        self.0.decode(i).is_some()
+    }
+
+    fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
+        let pos = self.0.decode(i).expect("solved slots decode");
+        let mut preds = Vec::new();
+        self.0.predecessors(&pos, &mut preds);
+        preds.into_iter().for_each(&mut f);
+    }
+
+    fn targets(&self, i: Index, mut ok: impl FnMut(Index) -> bool) -> bool {
+        let pos = self.0.decode(i).expect("candidates decode");
+        let mut succ = Vec::new();
+        self.0.successors(&pos, &mut succ);
+        succ.iter().all(|s| match s.to {
+            Outcome::Index(q) => ok(q),
+            _ => true,
+        })
+    }
+
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
+        let pos = self.0.decode(i).expect("legal slots decode");
+        self.0.first_successor(&pos, &wanted)
+    }
+
+    fn slowest_exit(&self, i: Index) -> u16 {
+        let pos = self.0.decode(i).expect("lost slots decode");
+        let mut succ = Vec::new();
+        self.0.successors(&pos, &mut succ);
+        succ.iter()
+            .filter_map(|s| match s.to {
+                Outcome::Known(Value::Win(w)) => Some(w),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Check a game's own [`Passes`] against [`GamePasses`] of the same game on slot `i`: the
+/// same start, un-moves, moves (the check accepts exactly what the moves allow), slowest
+/// exit and first moves. Returns a description of the first difference. The engine's
+/// self-test for a game's fast passes, as `selftest` is for its moves.
+pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> Result<(), String> {
+    let legal = reference.legal(i);
+    if fast.legal(i) != legal {
+        return Err(format!(
+            "slot {i}: legal is {legal} by the moves, not by the passes"
+        ));
+    }
+    if !legal {
+        return Ok(());
+    }
+    let (mut la, mut lb) = (Vec::new(), Vec::new());
+    let (sa, sb) = (reference.start(i, &mut la), fast.start(i, &mut lb));
+    let (sa, sb) = (format!("{sa:?} {la:?}"), format!("{sb:?} {lb:?}"));
+    if sa != sb {
+        return Err(format!(
+            "slot {i}: starts as {sa} by the moves, {sb} by the passes"
+        ));
+    }
+    let set = |f: &dyn Fn(&mut Vec<Index>)| {
+        let mut v = Vec::new();
+        f(&mut v);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let pa = set(&|v| reference.predecessors(i, |p| v.push(p)));
+    let pb = set(&|v| fast.predecessors(i, |p| v.push(p)));
+    if pa != pb {
+        return Err(format!(
+            "slot {i}: predecessors {pa:?} by the moves, {pb:?} by the passes"
+        ));
+    }
+    let ta = set(&|v| {
+        reference.targets(i, |q| {
+            v.push(q);
+            true
+        });
+    });
+    if !fast.targets(i, |q| ta.binary_search(&q).is_ok()) {
+        return Err(format!("slot {i}: the passes refuse the targets {ta:?}"));
+    }
+    if fast.targets(i, |_| false) != ta.is_empty() {
+        return Err(format!(
+            "slot {i}: the passes' check ignores the targets {ta:?}"
+        ));
+    }
+    for &q in &ta {
+        if fast.targets(i, |x| x != q && ta.binary_search(&x).is_ok()) {
+            return Err(format!(
+                "slot {i}: the passes' check passes without target {q}"
+            ));
+        }
+    }
+    let (ea, eb) = (reference.slowest_exit(i), fast.slowest_exit(i));
+    if ea != eb {
+        return Err(format!(
+            "slot {i}: slowest exit {ea} by the moves, {eb} by the passes"
+        ));
+    }
+    let wanted: [&dyn Fn(Outcome) -> bool; 4] = [
+        &|_| true,
+        &|o| matches!(o, Outcome::Index(q) if q % 3 == 0),
+        &|o| matches!(o, Outcome::Index(q) if ta.last() == Some(&q)),
+        &|o| !matches!(o, Outcome::Index(_)),
+    ];
+    for (k, w) in wanted.iter().enumerate() {
+        let (ma, mb) = (reference.first_move(i, w), fast.first_move(i, w));
+        if ma != mb {
+            return Err(format!(
+                "slot {i}: first move {k} is {ma} by the moves, {mb} by the passes"
+            ));
+        }
+    }
+    Ok(())
+}

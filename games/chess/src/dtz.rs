@@ -1,0 +1,343 @@
+//! Distance to zeroing under the 50-move rule (DTZ50), as Syzygy defines it: for the side
+//! to move, the plies to the next capture or pawn move (or mate) on the way to the result,
+//! the winner hurrying and the loser delaying, with the halfmove clock at zero.
+//!
+//! A material's DTZ table (`KQvKR.dtz`) has the DTM table's index and the same rules,
+//! solved by the restarting solver ([`retro_engine::solve::restart`]):
+//! - a capture or promotion leads to a sub-material's DTZ table; a pawn move to a position
+//!   of the same table with more pawn advance (a higher tier). Both restart the count, so
+//!   what they lead to counts only by its result under the 50-move rule: a win or loss
+//!   within 100 plies, a cursed win or blessed loss beyond ([`Value::restarted`]). Zeroing
+//!   into a win is a win in 1 ply, into a cursed win a win in 101 plies;
+//! - every other move keeps counting, one ply each; mate counts as zeroing (a checkmated
+//!   position is a loss in 0 plies, so the mating move is a win in 1).
+//!
+//! So a win of at most 100 plies survives the 50-move rule (Syzygy's `win`) and a longer
+//! one does not (`cursed-win`); losses likewise (`loss`, `blessed-loss`). The distance is
+//! exact in plies, never rounded.
+//!
+//! Pieces against a bare king take the bitboard solver instead ([`super::bareking`]): its
+//! DTM values where DTZ is DTM ([`mate_is_the_only_zeroing_win`]), otherwise its DTZ count
+//! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes.
+
+use std::path::Path;
+
+use super::material::{Color, Material, Role};
+use super::moves::{en_passant_after, has_move, legal_moves, make, Move};
+use super::subtables::{self, SubTableError, SubTables};
+use super::{Chess, Position};
+use retro_engine::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use retro_engine::present::{DistanceUnit, GameText, Presented};
+use retro_engine::probe::Probed;
+use retro_engine::table::Metric;
+
+/// Plies without a capture or pawn move after which a draw can be claimed.
+pub const FIFTY_MOVES: u16 = 100;
+
+/// The DTZ plug-in of one material (stored colouring).
+pub struct ChessDtz {
+    chess: Chess,
+}
+
+impl ChessDtz {
+    /// The plug-in for `material`, its sub-materials' DTZ tables opened from `dir`.
+    pub fn open(material: &Material, dir: &Path) -> Result<ChessDtz, SubTableError> {
+        let (m, _) = material.canonical();
+        let subs = SubTables::open_metric(&m, dir, Metric::Dtz)?;
+        Ok(ChessDtz {
+            chess: Chess::with_subtables(&m, subs),
+        })
+    }
+
+    /// The rules of `material` without its sub-tables, for structural checks (the
+    /// conformance self-test); it cannot solve.
+    pub fn rules_only(material: &Material) -> ChessDtz {
+        ChessDtz {
+            chess: Chess::rules_only(material),
+        }
+    }
+
+    pub fn material(&self) -> &Material {
+        self.chess.material()
+    }
+
+    /// Where a move of `pos` leads, for distance to zeroing.
+    fn outcome(&self, m: &Move, after: &Position, swapped: bool) -> Outcome {
+        let subs = &self.chess.subs;
+        if m.converts() {
+            return Outcome::Known(subs.value(after).restarted(FIFTY_MOVES));
+        }
+        if m.role != Role::Pawn {
+            return Outcome::Index(self.chess.encode_as(after, swapped));
+        }
+        // A pawn move: the opponent may take en passant, which zeroes too.
+        let extra = en_passant_after(after, m)
+            .iter()
+            .map(|x| subs.value(&make(after, x)).restarted(FIFTY_MOVES).back())
+            .reduce(Value::better);
+        match extra {
+            Some(e) if !has_move(after) => Outcome::Known(e.restarted(FIFTY_MOVES)),
+            _ => Outcome::Restart {
+                index: self.chess.encode_as(after, swapped),
+                limit: FIFTY_MOVES,
+                extra,
+            },
+        }
+    }
+}
+
+/// The solver's tier of a position: how far its pawns have come (white's ranks up, black's
+/// down), which every pawn move increases and no other move of the table changes, and
+/// which the colour swap and the mirror that store positions keep.
+pub fn pawn_advance(pos: &Position) -> u32 {
+    let rank_sum = |bb: u64, up: bool| -> u32 {
+        let mut b = bb;
+        let mut s = 0;
+        while b != 0 {
+            let r = b.trailing_zeros() / 8;
+            s += if up { r } else { 7 - r };
+            b &= b - 1;
+        }
+        s
+    };
+    rank_sum(pos.pieces(Color::White, Role::Pawn), true)
+        + rank_sum(pos.pieces(Color::Black, Role::Pawn), false)
+}
+
+/// True if the only zeroing move on the way to a win is the mate, so that DTZ is DTM in
+/// every position: black has a bare king, white no pawn and one piece or two minor
+/// pieces. The lone king's captures (its only zeroing moves; white has nothing to take)
+/// all lead to a draw (a bare king or a lone minor piece), as in DTM, and no move
+/// restarts: the two games are the same graph with the same values.
+pub fn mate_is_the_only_zeroing_win(m: &Material) -> bool {
+    let minor = |r: &Role| matches!(r, Role::Bishop | Role::Knight);
+    m.sides[1].is_empty()
+        && match m.sides[0].as_slice() {
+            [r] => *r != Role::Pawn,
+            [a, b] => minor(a) && minor(b),
+            _ => false,
+        }
+}
+
+/// The DTZ records of a table whose DTZ is its DTM ([`mate_is_the_only_zeroing_win`]),
+/// from the bitboard DTM solver's solution.
+struct FromDtm(retro_engine::game::Solution);
+
+impl retro_engine::game::Records for FromDtm {
+    fn slots(&self) -> u64 {
+        self.0.records.len() as u64 / 2
+    }
+
+    fn value(&self, i: Index) -> Value {
+        self.0.value(i)
+    }
+
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+            rec.copy_from_slice(&Metric::Dtz.record(self.0.value(first + k as u64), 0));
+        }
+    }
+}
+
+impl Game for ChessDtz {
+    type Position = Position;
+
+    fn name(&self) -> String {
+        subtables::table_name(self.material(), Metric::Dtz)
+    }
+
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        let (game, mut params) = self.chess.params();
+        params.extend(Metric::Dtz.param());
+        (game, params)
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        self.chess.sections()
+    }
+
+    fn decode(&self, i: Index) -> Option<Position> {
+        self.chess.decode(i)
+    }
+
+    fn encode(&self, pos: &Position) -> Index {
+        self.chess.encode(pos)
+    }
+
+    fn canonical(&self, pos: &Position) -> Position {
+        self.chess.canonical(pos)
+    }
+
+    fn terminal(&self, pos: &Position) -> Option<Value> {
+        self.chess.terminal(pos)
+    }
+
+    fn own_records(
+        &self,
+        opts: &retro_engine::game::SolveOptions,
+    ) -> Option<Result<Box<dyn retro_engine::game::Records + '_>, retro_engine::solve::SolveError>>
+    {
+        type Made<'a> =
+            Result<Box<dyn retro_engine::game::Records + 'a>, retro_engine::solve::SolveError>;
+        Some((|| -> Made<'_> {
+            if self.chess.subs.is_rules_only() {
+                return Err(retro_engine::solve::SolveError::Game(format!(
+                    "{} was opened without its sub-tables and cannot be solved",
+                    self.name()
+                )));
+            }
+            if mate_is_the_only_zeroing_win(self.material()) {
+                if let Some(sol) =
+                    super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)?
+                {
+                    return Ok(Box::new(FromDtm(sol)));
+                }
+            } else if super::bareking::applies(self.material()) {
+                let (layout, subs) = (&self.chess.layout, &self.chess.subs);
+                if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
+                    return Ok(Box::new(codes));
+                }
+            }
+            // Without pawns, no move of the table restarts: one tier.
+            let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
+                self.material().has_pawns().then_some(&pawn_advance);
+            Ok(Box::new(retro_engine::solve::restart::solve_values(
+                self, tier, opts,
+            )?))
+        })())
+    }
+
+    fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        for (k, m) in v.iter().enumerate() {
+            out.push(Successor {
+                mv: k as u8 + 1,
+                to: self.outcome(m, &make(pos, m), swapped),
+            });
+        }
+    }
+
+    fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        v.iter()
+            .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
+            .map_or(retro_engine::game::NO_MOVE, |k| k as u8 + 1)
+    }
+
+    /// As the DTM plug-in counts (see `Chess::count_successors`): where the king not to
+    /// move fixes the orientation, every quiet move leads to a slot of its own, counted
+    /// without working out which; zeroing moves are listed.
+    fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {
+        if !self
+            .chess
+            .layout
+            .fixes_orientation(pos.king(pos.turn.other()))
+        {
+            return retro_engine::game::count_from_successors(self, pos, out);
+        }
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        let mut n = 0;
+        for (k, m) in v.iter().enumerate() {
+            if m.converts() || m.role == Role::Pawn {
+                out.push(Successor {
+                    mv: k as u8 + 1,
+                    to: self.outcome(m, &make(pos, m), swapped),
+                });
+            } else {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The un-moves of every piece but a pawn: a pawn move zeroes, so it is a restart,
+    /// which the solver follows from the mover's side.
+    fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
+        let mut v = Vec::with_capacity(64);
+        super::moves::unmoves(pos, &mut v);
+        let swapped = self.chess.swapped(pos);
+        let pawns = pos.roles[Role::Pawn as usize];
+        out.extend(
+            v.iter()
+                .filter(|p| p.roles[Role::Pawn as usize] == pawns)
+                .map(|p| self.chess.encode_as(p, swapped)),
+        );
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        self.chess.images(pos)
+    }
+
+    fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {
+        self.chess.move_from_canonical(pos, mv)
+    }
+}
+
+impl GameText for ChessDtz {
+    fn title(&self) -> String {
+        format!(
+            "{}, distance to zeroing",
+            super::present::title(self.material())
+        )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        self.chess.parse_position(text)
+    }
+
+    fn position_text(&self, pos: &Position) -> String {
+        self.chess.position_text(pos)
+    }
+
+    fn present(&self, pos: &Position, probed: &Probed) -> Presented {
+        super::present_dtz::present(self, pos, probed)
+    }
+
+    fn distance_unit(&self) -> DistanceUnit {
+        DistanceUnit::Plies
+    }
+}
+
+impl super::present::Source for ChessDtz {
+    fn table_name(&self) -> String {
+        self.name()
+    }
+
+    fn has_subtables(&self) -> bool {
+        !self.chess.subs.is_rules_only()
+    }
+
+    fn converted(&self, pos: &Position) -> Value {
+        self.chess.subs.value(pos)
+    }
+
+    fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move> {
+        legal.get((code as usize).checked_sub(1)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::index::transform;
+    use super::*;
+
+    #[test]
+    fn pawn_advance_is_kept_by_the_stored_forms_and_raised_by_pawn_moves() {
+        let pos = super::super::fen::parse("8/8/3k4/8/1p6/8/4P3/K7 w - - 0 1").unwrap();
+        // White's pawn on rank 2 (index 1), black's on rank 4 (index 3: 7 - 3 = 4).
+        assert_eq!(pawn_advance(&pos), 1 + 4);
+        assert_eq!(pawn_advance(&pos.color_flipped()), 5);
+        assert_eq!(pawn_advance(&pos.map(|s| transform(1, s))), 5);
+        let mut moves = Vec::new();
+        legal_moves(&pos, &mut moves);
+        for m in moves.iter().filter(|m| m.role == Role::Pawn) {
+            assert!(pawn_advance(&make(&pos, m)) > 5, "{m:?}");
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Chess's account of itself to the registry: a table per material, named as Syzygy names
+//! it (`KQvKR`), and its DTZ table beside it (`KQvKR.dtz`).
+
+use std::path::Path;
+
+use retro_engine::plugin::Plugin;
+use retro_engine::registry::{Family, Opened, Registry};
+
+/// The chess family: see [`Family`].
+pub struct ChessFamily;
+
+/// The family, for the program's registry.
+pub static FAMILY: ChessFamily = ChessFamily;
+
+/// Chess alone: how a chess table opens its sub-tables (a compressed one finds its dropped
+/// side to move from its own sub-tables) and how the FEN router finds a material's table.
+pub static CHESS: Registry = Registry::new(&[&FAMILY]);
+
+impl Family for ChessFamily {
+    fn id(&self) -> &'static str {
+        "chess"
+    }
+    fn pattern(&self) -> &'static str {
+        "<material>"
+    }
+    fn help(&self) -> &'static str {
+        "a chess endgame of up to 5 pieces, named as Syzygy does, e.g. KQvKR, KRPvKR"
+    }
+    /// Names shaped like a material: `K…vK…`.
+    fn claims(&self, name: &str) -> bool {
+        name.starts_with(['K', 'k']) && name.contains(['v', 'V'])
+    }
+    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, Opened> {
+        let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
+            Some(m) => (m, true),
+            None => (name, false),
+        };
+        let m = super::material::Material::parse(material)
+            .map_err(|e| Opened::BadName(e.to_string()))?;
+        if m.is_bare_kings() {
+            return Err(Opened::BadName(
+                "KvK has no table: two bare kings are a draw".into(),
+            ));
+        }
+        let (c, _) = m.canonical();
+        if c.to_string() != material {
+            return Err(Opened::BadName(format!(
+                "the table of {m} is {c} (Syzygy's colouring and piece order)"
+            )));
+        }
+        if dtz {
+            let game = super::dtz::ChessDtz::open(&c, dir)?;
+            return Ok(Box::new(game));
+        }
+        let game = super::Chess::open(&c, dir)?;
+        Ok(Box::new(game))
+    }
+    fn generate_args(&self, name: &str) -> Vec<String> {
+        vec!["chess".into(), name.into()]
+    }
+    fn viewer(&self) -> &'static str {
+        "chess"
+    }
+    fn default_tables(&self) -> &'static [&'static str] {
+        &[
+            "KQvK", "KRvK", "KBvK", "KNvK", "KPvK",
+            // Their DTZ tables, sub-materials first: the viewer shows DTZ beside DTM out
+            // of the box.
+            "KBvK.dtz", "KNvK.dtz", "KQvK.dtz", "KRvK.dtz", "KPvK.dtz",
+        ]
+    }
+}

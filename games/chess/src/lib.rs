@@ -1,0 +1,510 @@
+//! Chess endgames of any material up to 5 pieces: one table per material, distance to mate
+//! and best move for every position, both sides to move.
+//!
+//! Captures and promotions leave the table: their values are read from the sub-tables'
+//! mapped files ([`subtables`]), which must exist first. See `README.md` in this folder
+//! for the index, the move code and the en-passant rule.
+
+pub mod bareking;
+pub mod board;
+pub mod dtz;
+pub mod family;
+pub mod fen;
+pub mod index;
+pub mod lichess;
+pub mod material;
+pub mod moves;
+pub mod notation;
+pub mod passes;
+pub mod plan;
+pub mod position;
+pub mod present;
+pub mod present_dtz;
+pub mod router;
+pub mod set;
+pub mod subtables;
+
+use std::path::Path;
+
+use retro_engine::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use retro_engine::present::{DistanceUnit, GameText, Presented};
+use retro_engine::probe::Probed;
+
+use index::{transform, Layout};
+use material::{Color, Material, Role};
+use moves::{en_passant_after, has_move, legal_moves, make, with_legal_moves, Move};
+pub use position::Position;
+use subtables::{SubTableError, SubTables};
+
+/// The chess plug-in for one material (stored colouring).
+pub struct Chess {
+    layout: Layout,
+    subs: SubTables,
+    /// White's role counts in the stored colouring: a position whose white pieces differ
+    /// is the other colouring, answered with the colours swapped.
+    white_sig: [u32; 5],
+    /// The folder of the tables, where the material's DTZ table may lie beside its DTM
+    /// table (`None` for rules only, and for the DTZ plug-in itself).
+    dir: Option<std::path::PathBuf>,
+    /// That DTZ table, opened on the first probe answer that shows it: `None` if absent,
+    /// an error text if unusable.
+    dtz_twin: std::sync::OnceLock<Option<Result<DtzTwin, String>>>,
+}
+
+/// A material's DTZ plug-in and its open table.
+struct DtzTwin {
+    // Boxed: the DTZ plug-in holds a `Chess` itself.
+    game: Box<dtz::ChessDtz>,
+    table: std::sync::Arc<retro_engine::table::Table>,
+}
+
+impl Chess {
+    /// The plug-in for `material` (either colouring), its sub-tables opened from `dir`.
+    pub fn open(material: &Material, dir: &Path) -> Result<Chess, SubTableError> {
+        let (m, _) = material.canonical();
+        let subs = SubTables::open(&m, dir)?;
+        let mut chess = Chess::with_subtables(&m, subs);
+        chess.dir = Some(dir.to_path_buf());
+        Ok(chess)
+    }
+
+    /// [`Chess::open`], the sub-tables' bytes held as `load` says (a test reading them at
+    /// positions, as a large table is read, to change them while they are open).
+    pub fn open_reading(
+        material: &Material,
+        dir: &Path,
+        load: retro_engine::table::Load,
+    ) -> Result<Chess, SubTableError> {
+        let (m, _) = material.canonical();
+        let subs = SubTables::open_with(&m, dir, retro_engine::table::Metric::Dtm, load)?;
+        let mut chess = Chess::with_subtables(&m, subs);
+        chess.dir = Some(dir.to_path_buf());
+        Ok(chess)
+    }
+
+    /// The rules of `material` without its sub-tables, for structural checks such as the
+    /// conformance self-test: moves that leave the table lead to `Known(Value::Illegal)`
+    /// ("in no table"), so it cannot solve ([`Game::solve`] refuses).
+    pub fn rules_only(material: &Material) -> Chess {
+        Chess::with_subtables(&material.canonical().0, SubTables::rules_only())
+    }
+
+    fn with_subtables(m: &Material, subs: SubTables) -> Chess {
+        let layout = Layout::new(m);
+        let mut white_sig = [0; 5];
+        for &r in &m.sides[0] {
+            white_sig[r as usize] += 1;
+        }
+        Chess {
+            layout,
+            subs,
+            white_sig,
+            dir: None,
+            dtz_twin: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The material's DTZ table beside this one, opened once (see [`Chess::dtz_twin`]).
+    fn dtz_twin(&self) -> Option<&Result<DtzTwin, String>> {
+        self.dtz_twin
+            .get_or_init(|| {
+                let dir = self.dir.as_ref()?;
+                let name = subtables::table_name(self.material(), retro_engine::table::Metric::Dtz);
+                let path = retro_engine::table::table_path(dir, &name);
+                if std::fs::symlink_metadata(&path).is_err() {
+                    return None;
+                }
+                Some((|| {
+                    let game = dtz::ChessDtz::open(self.material(), dir)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string())?;
+                    let table =
+                        retro_engine::table::shared::open(&path, retro_engine::table::Load::Auto)
+                            .map_err(|e| e.to_string())?;
+                    let h = table.header();
+                    let (id, params) = game.params();
+                    if h.game != id || h.name != name || h.params != params {
+                        return Err(format!("{} does not hold {name}", path.display()));
+                    }
+                    Ok(DtzTwin { game, table })
+                })())
+            })
+            .as_ref()
+    }
+
+    pub fn material(&self) -> &Material {
+        &self.layout.material
+    }
+
+    /// True if `pos` is in the other colouring than the stored one.
+    fn swapped(&self, pos: &Position) -> bool {
+        let sig: [u32; 5] =
+            std::array::from_fn(|r| pos.pieces(Color::White, Role::ALL[r]).count_ones());
+        sig != self.white_sig
+    }
+
+    /// The stored colouring of `pos`, and whether it was swapped.
+    fn stored(&self, pos: &Position) -> (Position, bool) {
+        if self.swapped(pos) {
+            (pos.color_flipped(), true)
+        } else {
+            (*pos, false)
+        }
+    }
+
+    /// The square map from `pos`'s frame to its canonical position's frame.
+    fn frame(&self, pos: &Position) -> impl Fn(u8) -> u8 {
+        let (p, flip) = self.stored(pos);
+        let t = self.layout.encode(&p).1;
+        move |s: u8| transform(t, if flip { s ^ 56 } else { s })
+    }
+
+    /// The slot of `pos`, its colouring already known.
+    fn encode_as(&self, pos: &Position, swapped: bool) -> Index {
+        if swapped {
+            self.layout.encode(&pos.color_flipped()).0
+        } else {
+            self.layout.encode(pos).0
+        }
+    }
+
+    /// Where a move of `pos` leads (`after` = the position after it; `swapped`: the
+    /// colouring of both, which a move inside the table keeps).
+    fn outcome(&self, m: &Move, after: &Position, swapped: bool) -> Outcome {
+        if m.converts() {
+            return Outcome::Known(self.subs.value(after));
+        }
+        let ep = en_passant_after(after, m);
+        if ep.is_empty() {
+            return Outcome::Index(self.encode_as(after, swapped));
+        }
+        // The opponent may also take en passant: those captures leave the table.
+        let extra = ep
+            .iter()
+            .map(|x| self.subs.value(&make(after, x)).back())
+            .reduce(Value::better)
+            .expect("one capture at least");
+        if has_move(after) {
+            Outcome::Augmented {
+                index: self.encode_as(after, swapped),
+                extra,
+            }
+        } else {
+            Outcome::Known(extra)
+        }
+    }
+}
+
+impl Chess {
+    /// The table solved by the bitboard solver for pieces against a bare king, if it
+    /// applies and does not decline; `None` leaves it to the two-queue solver. An error
+    /// if the table was opened without its sub-tables.
+    fn bare_king(
+        &self,
+        opts: &retro_engine::game::SolveOptions,
+    ) -> Result<Option<retro_engine::game::Solution>, retro_engine::solve::SolveError> {
+        if self.subs.is_rules_only() {
+            return Err(retro_engine::solve::SolveError::Game(format!(
+                "{} was opened without its sub-tables and cannot be solved",
+                self.name()
+            )));
+        }
+        if !bareking::applies(&self.layout.material) {
+            return Ok(None);
+        }
+        bareking::solve(&self.layout, &self.subs, opts)
+    }
+}
+
+impl Chess {
+    /// The one-byte solver's passes for this material: moves and un-moves on squares and
+    /// index arithmetic.
+    pub fn passes(&self) -> passes::ChessPasses<'_> {
+        passes::ChessPasses::new(self)
+    }
+
+    /// The one-byte solver's values over the chess passes, the best moves found as the
+    /// records are read.
+    fn one_byte(
+        &self,
+        opts: &retro_engine::game::SolveOptions,
+    ) -> Result<
+        retro_engine::solve::one_byte::Solved<passes::ChessPasses<'_>>,
+        retro_engine::solve::SolveError,
+    > {
+        retro_engine::solve::one_byte::solve(self.passes(), opts)
+    }
+}
+
+impl Game for Chess {
+    type Position = Position;
+
+    fn name(&self) -> String {
+        self.layout.material.to_string()
+    }
+
+    fn params(&self) -> (&'static str, Vec<(String, i64)>) {
+        (
+            "chess",
+            vec![("pieces".to_string(), self.layout.material.count() as i64)],
+        )
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        ["white", "black"]
+            .iter()
+            .map(|n| Section {
+                name: n.to_string(),
+                len: self.layout.section,
+            })
+            .collect()
+    }
+
+    fn decode(&self, i: Index) -> Option<Position> {
+        self.layout.decode(i)
+    }
+
+    fn encode(&self, pos: &Position) -> Index {
+        self.layout.encode(&self.stored(pos).0).0
+    }
+
+    fn canonical(&self, pos: &Position) -> Position {
+        let (p, _) = self.stored(pos);
+        let t = self.layout.encode(&p).1;
+        let mut c = p.map(|s| transform(t, s));
+        c.ep = None;
+        c
+    }
+
+    fn terminal(&self, pos: &Position) -> Option<Value> {
+        moves::terminal(pos)
+    }
+
+    fn own_solution(
+        &self,
+        opts: &retro_engine::game::SolveOptions,
+    ) -> Option<Result<retro_engine::game::Solution, retro_engine::solve::SolveError>> {
+        Some((|| match self.bare_king(opts)? {
+            Some(sol) => Ok(sol),
+            None => Ok(retro_engine::game::Records::to_solution(
+                &self.one_byte(opts)?,
+                opts.progress,
+            )),
+        })())
+    }
+
+    /// As [`Chess::own_solution`], but the records are made as they are written from the
+    /// one-byte solver's values: a byte a slot instead of three at the end.
+    fn own_records(
+        &self,
+        opts: &retro_engine::game::SolveOptions,
+    ) -> Option<Result<Box<dyn retro_engine::game::Records + '_>, retro_engine::solve::SolveError>>
+    {
+        Some((|| {
+            Ok(match self.bare_king(opts)? {
+                Some(sol) => Box::new(sol) as Box<dyn retro_engine::game::Records>,
+                None => Box::new(self.one_byte(opts)?),
+            })
+        })())
+    }
+
+    fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
+        let swapped = self.swapped(pos);
+        with_legal_moves(pos, |v| {
+            for (k, m) in v.iter().enumerate() {
+                let after = make(pos, m);
+                out.push(Successor {
+                    mv: k as u8 + 1,
+                    to: self.outcome(m, &after, swapped),
+                });
+            }
+        })
+    }
+
+    fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
+        let swapped = self.swapped(pos);
+        with_legal_moves(pos, |v| {
+            v.iter()
+                .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
+                .map_or(retro_engine::game::NO_MOVE, |k| k as u8 + 1)
+        })
+    }
+
+    fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {
+        // The king that does not move (the colour swap of the stored colouring moves no
+        // square off or onto a long diagonal).
+        if !self.layout.fixes_orientation(pos.king(pos.turn.other())) {
+            return retro_engine::game::count_from_successors(self, pos, out);
+        }
+        // Every in-table move leads to a slot of its own (see `fixes_orientation`), so it
+        // is counted without working out which: only captures, promotions and double
+        // steps may lead elsewhere.
+        let mut v = Vec::with_capacity(64);
+        legal_moves(pos, &mut v);
+        let swapped = self.swapped(pos);
+        let mut n = 0;
+        for (k, m) in v.iter().enumerate() {
+            if m.converts() || m.is_double_step() {
+                match self.outcome(m, &make(pos, m), swapped) {
+                    Outcome::Index(_) => n += 1,
+                    to => out.push(Successor {
+                        mv: k as u8 + 1,
+                        to,
+                    }),
+                }
+            } else {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
+        let mut v = Vec::with_capacity(64);
+        moves::unmoves(pos, &mut v);
+        let swapped = self.swapped(pos);
+        out.extend(v.iter().map(|p| self.encode_as(p, swapped)));
+    }
+
+    fn images(&self, pos: &Position) -> Vec<Position> {
+        let n = if self.layout.material.has_pawns() {
+            2
+        } else {
+            8
+        };
+        (0..n).map(|t| pos.map(|s| transform(t, s))).collect()
+    }
+
+    fn damage(&self) -> Option<retro_engine::table::TableError> {
+        self.subs.damage()
+    }
+
+    fn move_from_canonical(&self, pos: &Position, mv: u8) -> Option<u8> {
+        let canon = self.canonical(pos);
+        let mut cm = Vec::new();
+        legal_moves(&canon, &mut cm);
+        let target = cm.get((mv as usize).checked_sub(1)?)?;
+        let f = self.frame(pos);
+        let mut own = Vec::new();
+        let mut plain = *pos;
+        plain.ep = None;
+        legal_moves(&plain, &mut own);
+        own.iter()
+            .position(|m| {
+                f(m.from) == target.from && f(m.to) == target.to && m.promotion == target.promotion
+            })
+            .map(|k| {
+                // The code in `pos`'s own move list, which may have en-passant moves too.
+                let mut all = Vec::new();
+                legal_moves(pos, &mut all);
+                let m = own[k];
+                all.iter().position(|x| *x == m).map_or(0, |j| j as u8 + 1)
+            })
+            .filter(|&c| c != 0)
+    }
+}
+
+impl GameText for Chess {
+    fn title(&self) -> String {
+        present::title(&self.layout.material)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        let pos = fen::parse(text)?;
+        let (m, _) = pos.material().canonical();
+        if m != self.layout.material {
+            return Err(PositionError::Illegal(format!(
+                "the material on the board is {}, not {}",
+                pos.material(),
+                self.layout.material
+            )));
+        }
+        Ok(pos)
+    }
+
+    fn position_text(&self, pos: &Position) -> String {
+        fen::to_fen(pos, pos.clock.halfmove, pos.clock.fullmove)
+    }
+
+    fn present(&self, pos: &Position, probed: &Probed) -> Presented {
+        present::present(self, pos, probed)
+    }
+
+    fn distance_unit(&self) -> DistanceUnit {
+        DistanceUnit::Moves
+    }
+}
+
+impl present::Source for Chess {
+    fn dtz_beside(
+        &self,
+        pos: &Position,
+        legal: &[Move],
+    ) -> Option<Result<present::DtzBeside, String>> {
+        Some(match self.dtz_twin()? {
+            Ok(twin) => {
+                let probed = retro_engine::probe::probe(&*twin.game, &twin.table, pos);
+                Ok(present_dtz::beside(&*twin.game, pos, &probed, legal))
+            }
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    fn table_name(&self) -> String {
+        self.material().to_string()
+    }
+
+    fn has_subtables(&self) -> bool {
+        !self.subs.is_rules_only()
+    }
+
+    fn converted(&self, pos: &Position) -> Value {
+        self.subs.value(pos)
+    }
+
+    fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move> {
+        legal.get((code as usize).checked_sub(1)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retro_engine::game::count_from_successors;
+
+    /// `count_successors` against the successor list, on every slot of `material` whose
+    /// index is a multiple of `step`.
+    fn agrees(material: &str, step: u64) -> usize {
+        let chess = Chess::rules_only(&Material::parse(material).unwrap());
+        let mut checked = 0;
+        for i in (0..chess.size()).step_by(step as usize) {
+            let Some(pos) = chess.decode(i) else { continue };
+            if chess.terminal(&pos).is_some() {
+                continue;
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let n = chess.count_successors(&pos, &mut a);
+            let m = count_from_successors(&chess, &pos, &mut b);
+            assert_eq!((n, a), (m, b), "{material} slot {i}");
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn counting_without_encoding_agrees_with_the_successor_list() {
+        // Kb1-a2 and Qc1-a3 lead to mirror images (across a1-h8, which keeps h8): the
+        // king not to move on a long diagonal takes the careful path.
+        let chess = Chess::rules_only(&Material::parse("KQvK").unwrap());
+        let pos = crate::fen::parse("7k/8/8/8/8/8/8/1KQ5 w - - 0 1").unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let n = chess.count_successors(&pos, &mut a);
+        let mut all = Vec::new();
+        chess.successors(&pos, &mut all);
+        assert_eq!(n, count_from_successors(&chess, &pos, &mut b));
+        assert!(n < all.len(), "two moves share a slot");
+        assert!(agrees("KQvK", 7) > 1_000);
+        assert!(agrees("KRvKB", 97) > 1_000);
+        assert!(agrees("KPvKP", 193) > 1_000);
+    }
+}

@@ -1,0 +1,289 @@
+//! The chess passes of the one-byte solver ([`retro_engine::solve::one_byte`]): moves and
+//! un-moves of a stored position found on its squares, and the slots they lead to worked
+//! out by moving one square in the index ([`Layout::slot_of`]), not by building and
+//! encoding positions. A forward check stops at the first move that does not yet lose.
+//! The un-moves come from [`moves::each_unmove`], the plug-in's own generator.
+//!
+//! The rules are those of [`super::moves`], which the generic plug-in uses: the same
+//! un-moves (no captures, no promotions, no double step that allows en passant) and the
+//! same legal moves, so the values, and the table, are the same (tested on whole tables
+//! against the two-queue solver).
+
+use std::cell::RefCell;
+
+use super::board::{bb, rank, squares, Square, KING};
+use super::index::Layout;
+use super::material::{Color, Role};
+use super::moves::{self, en_passant_after, legal_moves, make, Move};
+use super::{Chess, Position};
+use retro_engine::game::{Index, Outcome};
+use retro_engine::solve::one_byte::{Link, Passes, Start};
+use retro_engine::solve::SolveError;
+
+/// A stored slot on the board: its position and squares.
+struct Slot {
+    pos: Position,
+    wk: Square,
+    bk: Square,
+    /// The pieces' squares in [`Layout::pieces`] order.
+    sq: [Square; 4],
+    /// The slot's place in its section.
+    at: Index,
+    /// The kings fix the orientation ([`Layout::kings_fix_orientation`]): a move of a piece
+    /// that has no twin changes its digit of the index and nothing else.
+    fixed: bool,
+}
+
+pub struct ChessPasses<'a> {
+    chess: &'a Chess,
+    /// Per piece: what one square more adds to the index, and whether an identical piece
+    /// shares its role (then the order of the two may change, and the index is made anew).
+    stride: [Index; 4],
+    twin: [bool; 4],
+}
+
+impl<'a> ChessPasses<'a> {
+    pub(super) fn new(chess: &'a Chess) -> Self {
+        let pieces = &chess.layout.pieces;
+        let mut stride = [0; 4];
+        let mut twin = [false; 4];
+        let mut acc: Index = 1;
+        for k in (0..pieces.len()).rev() {
+            stride[k] = acc;
+            acc *= if pieces[k].1 == Role::Pawn { 48 } else { 64 };
+            twin[k] = pieces
+                .iter()
+                .enumerate()
+                .any(|(j, p)| j != k && *p == pieces[k]);
+        }
+        ChessPasses {
+            chess,
+            stride,
+            twin,
+        }
+    }
+}
+
+thread_local! {
+    /// A move list per worker thread: the start, best-move and slowest-exit passes list
+    /// the moves of every slot, and an allocation each would cost as much as the listing.
+    static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(128));
+}
+
+impl ChessPasses<'_> {
+    fn layout(&self) -> &Layout {
+        &self.chess.layout
+    }
+
+    /// Slot `i`, which must hold a legal position.
+    fn slot(&self, i: Index) -> Slot {
+        let l = self.layout();
+        let (turn, wk, bk, sq) = l.squares_of(i).expect("a slot of the table");
+        let fixed = l.kings_fix_orientation(wk, bk);
+        let mut pos = Position::empty();
+        pos.turn = turn;
+        // A legal slot's squares are distinct: set bits, nothing to clear first.
+        let mut add = |s: Square, c: Color, r: Role| {
+            pos.roles[r as usize] |= bb(s);
+            pos.colors[c as usize] |= bb(s);
+        };
+        add(wk, Color::White, Role::King);
+        add(bk, Color::Black, Role::King);
+        for (&(c, r), &s) in l.pieces.iter().zip(&sq) {
+            add(s, c, r);
+        }
+        Slot {
+            pos,
+            wk,
+            bk,
+            sq,
+            at: i % l.section,
+            fixed,
+        }
+    }
+
+    /// The slot reached from `s` when the piece on `from` stands on `to` and `turn` is
+    /// to move (no capture: every other piece stays).
+    fn moved(&self, s: &Slot, turn: Color, from: Square, to: Square) -> Index {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let (mut wk, mut bk, mut sq) = (s.wk, s.bk, s.sq);
+        if from == wk {
+            wk = to;
+        } else if from == bk {
+            bk = to;
+        } else {
+            let k = sq[..n].iter().position(|&x| x == from).expect("a piece");
+            if s.fixed && !self.twin[k] {
+                // A pawn's digit is its square less 8 either way: the difference holds.
+                let side = if turn == Color::White { 0 } else { l.section };
+                return side + s.at + to as Index * self.stride[k] - from as Index * self.stride[k];
+            }
+            sq[k] = to;
+        }
+        l.slot_of(turn, wk, bk, &sq[..n])
+    }
+
+    /// The legal moves of `pos`, in the thread's list.
+    fn with_moves<T>(pos: &Position, f: impl FnOnce(&[Move]) -> T) -> T {
+        MOVES.with(|m| {
+            let mut m = m.borrow_mut();
+            m.clear();
+            legal_moves(pos, &mut m);
+            f(&m)
+        })
+    }
+}
+
+impl Passes for ChessPasses<'_> {
+    fn slots(&self) -> u64 {
+        2 * self.layout().section
+    }
+
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+        let Some(pos) = self.layout().decode(i) else {
+            return Ok(Start::Illegal);
+        };
+        Self::with_moves(&pos, |ms| {
+            if ms.is_empty() {
+                return Ok(Start::Final(moves::terminal(&pos).expect("no legal move")));
+            }
+            let mut inside = false;
+            let mut exits = Vec::new();
+            for m in ms {
+                if m.converts() || m.is_double_step() {
+                    match self.chess.outcome(m, &make(&pos, m), false) {
+                        Outcome::Index(_) => inside = true,
+                        to => exits.push(to),
+                    }
+                } else {
+                    inside = true;
+                }
+            }
+            retro_engine::solve::one_byte::start_from(i, inside, &exits, links)
+        })
+    }
+
+    fn legal(&self, i: Index) -> bool {
+        self.layout().decode(i).is_some()
+    }
+
+    fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
+        let s = self.slot(i);
+        let mover = s.pos.turn.other();
+        moves::each_unmove(&s.pos, |_, now, before| {
+            f(self.moved(&s, mover, now, before))
+        });
+    }
+
+    /// Pseudo-legal moves first, legality only where it matters: a move whose target is
+    /// accepted needs no test, and only a move that would refute the check (its target
+    /// not accepted, illegal slots included) is played out to see if it is legal. Most
+    /// candidates are refuted by one of their first moves.
+    fn targets(&self, i: Index, mut ok: impl FnMut(Index) -> bool) -> bool {
+        let s = self.slot(i);
+        let pos = &s.pos;
+        let us = pos.turn;
+        let next = us.other();
+        let occ = pos.occupied();
+        let empty = !occ;
+        let enemy_king = pos.king(next);
+        // A legal move refutes; an illegal one (own king left in check) does not count.
+        let refutes = |from: Square, to: Square, role: Role| {
+            let mut b = *pos;
+            let both = bb(from) | bb(to);
+            b.roles[role as usize] ^= both;
+            b.colors[us as usize] ^= both;
+            !b.in_check(us)
+        };
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ] {
+            for from in squares(pos.pieces(us, role)) {
+                let mut to_set = moves::targets(pos, us, role, from, occ) & empty;
+                if role == Role::King {
+                    // Next to the other king is no slot at all.
+                    to_set &= !KING[enemy_king as usize];
+                }
+                while to_set != 0 {
+                    let to = to_set.trailing_zeros() as Square;
+                    to_set &= to_set - 1;
+                    if !ok(self.moved(&s, next, from, to)) && refutes(from, to, role) {
+                        return false;
+                    }
+                }
+            }
+        }
+        let white = us == Color::White;
+        for from in squares(pos.pieces(us, Role::Pawn)) {
+            let one = if white { from + 8 } else { from - 8 };
+            // A push to the last rank promotes: it leaves the table.
+            if empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
+                continue;
+            }
+            if !ok(self.moved(&s, next, from, one)) && refutes(from, one, Role::Pawn) {
+                return false;
+            }
+            let start = rank(from) == if white { 1 } else { 6 };
+            let two = if white { one + 8 } else { one - 8 };
+            if start && empty & bb(two) != 0 {
+                let m = Move {
+                    role: Role::Pawn,
+                    from,
+                    to: two,
+                    promotion: None,
+                    capture: None,
+                    en_passant: false,
+                };
+                // A double step that allows en passant is a link, checked apart.
+                if en_passant_after(&make(pos, &m), &m).is_empty()
+                    && !ok(self.moved(&s, next, from, two))
+                    && refutes(from, two, Role::Pawn)
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The first ordinary move achieving the value is found first, from the values alone;
+    /// only the captures, promotions and double steps before it are then worked out, each
+    /// a probe of a sub-table.
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
+        let s = self.slot(i);
+        let next = s.pos.turn.other();
+        let plain = |m: &Move| !m.converts() && !m.is_double_step();
+        Self::with_moves(&s.pos, |ms| {
+            let first = ms
+                .iter()
+                .position(|m| {
+                    plain(m) && wanted(Outcome::Index(self.moved(&s, next, m.from, m.to)))
+                })
+                .unwrap_or(ms.len());
+            ms[..first]
+                .iter()
+                .position(|m| !plain(m) && wanted(self.chess.outcome(m, &make(&s.pos, m), false)))
+                .or((first < ms.len()).then_some(first))
+                .map_or(retro_engine::game::NO_MOVE, |k| k as u8 + 1)
+        })
+    }
+
+    fn slowest_exit(&self, i: Index) -> u16 {
+        let pos = self.slot(i).pos;
+        Self::with_moves(&pos, |ms| {
+            ms.iter()
+                .filter(|m| m.converts() || m.is_double_step())
+                .filter_map(|m| match self.chess.outcome(m, &make(&pos, m), false) {
+                    Outcome::Known(retro_engine::game::Value::Win(w)) => Some(w),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+        })
+    }
+}

@@ -1,0 +1,319 @@
+//! Which tables a request needs, in the order to make them: every sub-table before the
+//! tables that read it; and what each costs ([`estimate`]): the task graph `retro plan`
+//! prints for the distributed runners, and the figures `retro generate` checks against the
+//! memory it has.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::index::Layout;
+use super::material::Material;
+use retro_engine::memory::Bytes;
+use retro_engine::table::header::{Header, SectionInfo};
+
+/// `targets` and everything their captures and promotions lead to, recursively, each
+/// after all of its children (fewer pieces first, then fewer pawns, then by name).
+pub fn closure(targets: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut stack: Vec<Material> = targets.iter().map(|m| m.canonical().0).collect();
+    while let Some(m) = stack.pop() {
+        if all.contains(&m) {
+            continue;
+        }
+        stack.extend(m.children());
+        all.push(m);
+    }
+    all.sort_by_key(|m| (m.count(), m.has_pawns(), pawns(m), m.to_string()));
+    all
+}
+
+fn pawns(m: &Material) -> usize {
+    m.sides
+        .iter()
+        .flatten()
+        .filter(|&&r| r == super::material::Role::Pawn)
+        .count()
+}
+
+/// Whether the table of `m` in `dir` is there to use: `Ok(true)` present and intact
+/// (checksums and shape: a resumed run skips it), `Ok(false)` absent or written by an older
+/// retro in a format this build cannot read (generating it again is the only use of such a
+/// file), and an error for a file that is there but damaged or of another table, which is
+/// never overwritten silently: the user decides what to do with it.
+pub fn present(dir: &Path, m: &Material) -> Result<bool, retro_engine::table::TableError> {
+    present_metric(dir, m, retro_engine::table::Metric::Dtm)
+}
+
+/// [`present`], for the table of `m` holding `metric`.
+pub fn present_metric(
+    dir: &Path,
+    m: &Material,
+    metric: retro_engine::table::Metric,
+) -> Result<bool, retro_engine::table::TableError> {
+    let name = super::subtables::table_name(m, metric);
+    let path = retro_engine::table::table_path(dir, &name);
+    if !path.exists() || retro_engine::table::written_in_older_format(&path) {
+        return Ok(false);
+    }
+    let t = retro_engine::table::Table::open(&path)?;
+    let l = super::index::Layout::new(m);
+    let h = t.header();
+    let shape = h.game == "chess"
+        && h.name == name
+        && t.metric() == metric
+        && h.sections.len() == 2
+        && h.sections.iter().all(|s| s.records == l.section);
+    if !shape {
+        return Err(retro_engine::table::TableError::WrongGame {
+            path,
+            found: format!("{} '{}'", h.game, h.name),
+            expected: format!("chess '{name}'"),
+        });
+    }
+    Ok(true)
+}
+
+/// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
+/// set, less the process and the mapped sub-tables).
+///
+/// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and two bits while
+/// solving, then the value byte and one bit while the records are written: KQRvKR peaked
+/// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
+/// process and the writer's buffers). Rounded up.
+const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.3;
+/// DTZ, the restarting solver ([`retro_engine::solve::restart`]): a value byte and a move
+/// counter byte, then the value byte and the 2-byte record, plus the settled bits and the
+/// queues at their largest, as the two-queue solver's: pawnless KQvKR 4.8, KQRvKR 4.8;
+/// with pawns (more seeds from promotions, the en-passant links): KRPvKR 4.8, KRvKP 6.1,
+/// KPvKP 8.6. Rounded up, so the estimate errs on the side of refusing.
+const BYTES_PER_SLOT: [f64; 2] = [5.0, 9.0];
+/// The bare-king solver ([`super::bareking`]) keeps records for every placement of its
+/// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
+/// 10.3 bytes a stored slot (tables of at most 4 pieces: 200 MB at most).
+const BARE_KING_BYTES_PER_SLOT: f64 = 12.0;
+/// The process itself (code, thread stacks, small tables): 5 MiB measured, with margin.
+const BASE_BYTES: u64 = 16 << 20;
+
+/// What generating one table takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Estimate {
+    /// Index slots, both sides to move (unused and illegal slots included: the solver
+    /// and the file hold them all).
+    pub positions: u64,
+    /// Size of the table file, exact while the header fits its first 4 KiB page (up to
+    /// about 190 distinct values a side); a table with more takes one page more.
+    pub file_bytes: u64,
+    /// Peak memory of `retro generate chess` for this table alone, its sub-tables
+    /// already present: the solver's arrays plus the sub-table files it maps, all of
+    /// which a solve reads.
+    pub memory_bytes: u64,
+}
+
+/// The cost of generating `m`'s table (stored colouring) holding `metric`.
+pub fn estimate(m: &Material, metric: retro_engine::table::Metric) -> Estimate {
+    let m = m.canonical().0;
+    let section = Layout::new(&m).section;
+    let positions = 2 * section;
+    let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
+    let per_slot = if super::bareking::applies(&m) {
+        BARE_KING_BYTES_PER_SLOT
+    } else if metric == retro_engine::table::Metric::Dtm {
+        ONE_BYTE_BYTES_PER_SLOT
+    } else {
+        BYTES_PER_SLOT[m.has_pawns() as usize]
+    };
+    Estimate {
+        positions,
+        file_bytes: file_bytes(&m, 0),
+        memory_bytes: BASE_BYTES + (positions as f64 * per_slot) as u64 + subs,
+    }
+}
+
+/// The file size of `m`'s table whose header lists `histogram` values per section.
+fn file_bytes(m: &Material, histogram: usize) -> u64 {
+    let records = Layout::new(m).section;
+    let info = |name: &str| SectionInfo {
+        name: name.to_string(),
+        records,
+        offset: 0,
+        checksum: 0,
+        histogram: vec![1; histogram],
+    };
+    let mut h = Header {
+        game: "chess".to_string(),
+        name: m.to_string(),
+        params: vec![("pieces".to_string(), m.count() as i64)],
+        sections: vec![info("white"), info("black")],
+    };
+    h.encode();
+    h.file_len()
+}
+
+/// One table of a plan: what it reads and what it costs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Task {
+    /// The material, stored colouring (`KQvKR`): the argument of `retro generate chess`.
+    pub name: String,
+    pub pieces: usize,
+    /// The sub-tables its captures and promotions lead into: they must be present first.
+    pub dependencies: Vec<String>,
+    #[serde(flatten)]
+    pub estimate: Estimate,
+}
+
+/// The task graph of `targets`: every table of their [`closure`] holding each of
+/// `metrics`, in that order (a material's DTM table before its DTZ table). A DTZ table reads
+/// its sub-materials' DTZ tables; its file is the DTM table's size (16-bit records), its
+/// solver takes more memory ([`estimate`]).
+pub fn tasks(targets: &[Material], metrics: &[retro_engine::table::Metric]) -> Vec<Task> {
+    let name = super::subtables::table_name;
+    closure(targets)
+        .iter()
+        .flat_map(|m| {
+            metrics.iter().map(move |&k| Task {
+                name: name(m, k),
+                pieces: m.count(),
+                dependencies: m.children().iter().map(|c| name(c, k)).collect(),
+                estimate: estimate(m, k),
+            })
+        })
+        .collect()
+}
+
+/// A table too big for the memory there is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{table} needs about {needed} of memory to generate, and {available} is available ({source_of}): run it on a machine with more memory", needed = Bytes(*.needed), available = Bytes(*.available))]
+pub struct TooBig {
+    pub table: String,
+    pub needed: u64,
+    pub available: u64,
+    /// Where the available figure came from: `--max-memory`, `MemAvailable`.
+    pub source_of: String,
+}
+
+/// Refuse, before anything is written, the first of `to_make` (tables of a material and
+/// a metric) whose estimate exceeds `available` bytes.
+pub fn check_memory(
+    to_make: &[(Material, retro_engine::table::Metric)],
+    available: u64,
+    source_of: &str,
+) -> Result<(), TooBig> {
+    for (m, metric) in to_make {
+        let needed = estimate(m, *metric).memory_bytes;
+        if needed > available {
+            return Err(TooBig {
+                table: super::subtables::table_name(&m.canonical().0, *metric),
+                needed,
+                available,
+                source_of: source_of.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retro_engine::table::header::align_up;
+
+    #[test]
+    fn order() {
+        let v = closure(&[Material::parse("KRvKP").unwrap()]);
+        let names: Vec<String> = v.iter().map(|m| m.to_string()).collect();
+        // Every child comes before its parent.
+        for (i, m) in v.iter().enumerate() {
+            for c in m.children() {
+                assert!(v[..i].contains(&c), "{c} before {m} in {names:?}");
+            }
+        }
+        assert_eq!(names.last().unwrap(), "KRvKP");
+        assert!(names.contains(&"KQvKR".to_string()));
+    }
+
+    #[test]
+    fn a_table_of_an_older_format_is_made_again_a_damaged_one_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = Material::parse("KQvK").unwrap();
+        assert!(!present(dir.path(), &m).unwrap());
+        let p = super::super::family::CHESS
+            .plugin_in("KQvK", dir.path())
+            .unwrap();
+        retro_engine::generate::generate(&*p, dir.path(), &retro_engine::progress::Silent).unwrap();
+        assert!(present(dir.path(), &m).unwrap());
+        let path = super::super::subtables::path_of(dir.path(), &m);
+        let good = std::fs::read(&path).unwrap();
+        let mut old = good.clone();
+        old[8..12].copy_from_slice(&2u32.to_le_bytes());
+        std::fs::write(&path, &old).unwrap();
+        assert!(
+            !present(dir.path(), &m).unwrap(),
+            "format 2: generate again"
+        );
+        let mut bad = good;
+        bad[5000] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(present(dir.path(), &m).is_err(), "damaged: refused");
+    }
+
+    #[test]
+    fn estimates() {
+        let dtm = retro_engine::table::Metric::Dtm;
+        let kqvkr = estimate(&Material::parse("KRvKQ").unwrap(), dtm);
+        // 2 sides x 462 king pairs x 64 x 64 squares, 2 bytes each after a 4 KiB header.
+        assert_eq!(kqvkr.positions, 2 * 462 * 64 * 64);
+        let section = 462 * 64 * 64 * 2;
+        assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
+        // Measured: KQRvKR's one-byte solve peaked at 318,824 KiB of anonymous memory for
+        // its 2 x 462 x 64^3 slots, beside its three 4-piece sub-tables mapped.
+        let kqrvkr = Material::parse("KQRvKR").unwrap();
+        let big = estimate(&kqrvkr, dtm).memory_bytes as f64;
+        let subs: u64 = kqrvkr.children().iter().map(|c| file_bytes(c, 0)).sum();
+        let measured = 318_824.0 * 1024.0 + subs as f64;
+        assert!(
+            big > measured && big < 1.1 * measured,
+            "{big} vs {measured}"
+        );
+        // DTZ, the restarting solver: KQRvKR's DTM table peaked at 1,158,128 KiB with the
+        // two-queue solver, which uses memory as it does.
+        let dtz = estimate(&kqrvkr, retro_engine::table::Metric::Dtz).memory_bytes as f64;
+        assert!(dtz > 1_158_128.0 * 1024.0, "{dtz}");
+        // The header fits its first page up to 190 values a side, and takes one more
+        // page with all 257.
+        let m = Material::parse("KQRvKR").unwrap();
+        assert_eq!(file_bytes(&m, 190), file_bytes(&m, 0));
+        assert_eq!(file_bytes(&m, 257), file_bytes(&m, 0) + 4096);
+    }
+
+    #[test]
+    fn graph() {
+        let t = tasks(&Material::all(4), &[retro_engine::table::Metric::Dtm]);
+        assert_eq!(t.len(), 35);
+        let kqvkr = t.iter().find(|t| t.name == "KQvKR").unwrap();
+        assert_eq!(kqvkr.dependencies, ["KRvK", "KQvK"]);
+        for (i, task) in t.iter().enumerate() {
+            for d in &task.dependencies {
+                assert!(
+                    t[..i].iter().any(|x| &x.name == d),
+                    "{d} before {}",
+                    task.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn too_big_is_refused_naming_the_figures() {
+        let m = Material::parse("KQvKR").unwrap();
+        let dtm = retro_engine::table::Metric::Dtm;
+        let need = estimate(&m, dtm).memory_bytes;
+        let t = [(m, dtm)];
+        assert!(check_memory(&t, need, "--max-memory").is_ok());
+        let e = check_memory(&t, need - 1, "MemAvailable").unwrap_err();
+        assert_eq!(e.needed, need);
+        let text = e.to_string();
+        assert!(text.starts_with("KQvKR needs about "), "{text}");
+        assert!(text.contains("(MemAvailable)"), "{text}");
+    }
+}

@@ -1,0 +1,77 @@
+//! A chess table set, worked out before anything is written: the tables a request means,
+//! each after the tables it reads, which of them are missing, and whether each fits in the
+//! memory there is. `retro generate chess` walks the result; the distributed runners get
+//! the same order from `retro plan` ([`super::plan::tasks`]).
+
+use std::path::Path;
+
+use super::material::Material;
+use super::plan::{check_memory, closure, present_metric, TooBig};
+use super::subtables::table_name;
+use retro_engine::table::{Metric, TableError};
+
+/// One table of the set: a material and the metric it holds.
+pub type Entry = (Material, Metric);
+
+/// The set's tables in the order to make them, and the ones missing when it was planned.
+#[derive(Debug)]
+pub struct Set {
+    pub order: Vec<Entry>,
+    missing: Vec<Entry>,
+}
+
+/// Why a set cannot be made: nothing has been written.
+#[derive(Debug, thiserror::Error)]
+pub enum SetError {
+    /// A damaged table, or one of another material, where a table of the set goes: it is
+    /// never overwritten silently.
+    #[error("{name} is in the way (delete it to make it anew): {source}")]
+    InTheWay { name: String, source: TableError },
+    #[error(transparent)]
+    TooBig(#[from] TooBig),
+}
+
+/// The name of an entry's table (`KQvKR`, `KQvKR.dtz`).
+pub fn name(entry: &Entry) -> String {
+    table_name(&entry.0, entry.1)
+}
+
+/// The set of `targets` and every table they read, each material's tables in the order of
+/// `metrics` (DTM before DTZ: a DTZ table reads its sub-materials' DTZ tables, which come
+/// first). `memory`, the bytes this run may use and where that figure came from, refuses a
+/// missing table whose estimated peak is larger.
+pub fn plan(
+    targets: &[Material],
+    metrics: &[Metric],
+    dir: &Path,
+    memory: Option<(u64, &str)>,
+) -> Result<Set, SetError> {
+    let order: Vec<Entry> = closure(targets)
+        .into_iter()
+        .flat_map(|m| metrics.iter().map(move |&k| (m.clone(), k)))
+        .collect();
+    let mut missing = Vec::new();
+    for entry in &order {
+        let present =
+            present_metric(dir, &entry.0, entry.1).map_err(|source| SetError::InTheWay {
+                name: name(entry),
+                source,
+            })?;
+        if !present {
+            missing.push(entry.clone());
+        }
+    }
+    if let Some((available, source_of)) = memory {
+        check_memory(&missing, available, source_of)?;
+    }
+    Ok(Set { order, missing })
+}
+
+impl Set {
+    /// Whether `entry` is still to be made: it was missing when planned and still is (a
+    /// copy of this run elsewhere, a retried task of a distributed run, may have made it
+    /// meanwhile).
+    pub fn to_make(&self, entry: &Entry, dir: &Path) -> bool {
+        self.missing.contains(entry) && !present_metric(dir, &entry.0, entry.1).unwrap_or(false)
+    }
+}

@@ -1,0 +1,161 @@
+//! `solve.rs` against exhaustive minimax on small boards (every proof holds, within the
+//! stone it claims, and the strategy written validates on its own), and its checkpoints
+//! (a resumed search ends where an uninterrupted one does; damaged or foreign files are
+//! refused).
+
+use std::time::Duration;
+
+use crate::rules::board::{Board, Color, Rules};
+use crate::rules::random::Rng;
+use crate::search::checkpoint::CheckpointError;
+use crate::search::question_tests::random_question;
+use crate::search::solve::{SolveConfig, Solver, Stop};
+
+use super::options::Options;
+use super::validator::validate;
+
+fn small_cfg(rules: Rules, max_moves: u32) -> SolveConfig {
+    SolveConfig {
+        width: 64,
+        node_limit: 4_000,
+        time_limit: Duration::from_secs(10),
+        ..SolveConfig::new(rules, max_moves)
+    }
+}
+
+/// The strategy of a proven solver validates with the threat search alone.
+fn assert_validates(s: &Solver, rules: Rules, max_moves: u32, b: &Board) {
+    let st = s.strategy(None).expect("a proven root has a strategy");
+    let opts = Options {
+        proof: None,
+        ..Options::new(rules, max_moves)
+    };
+    let report = validate(&st, &opts);
+    assert!(report.valid(), "strategy does not validate:{b:?}\n{report}");
+}
+
+/// Random positions (both rules, both sides to move): (proofs, minimax wins).
+fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u32, u32) {
+    let mut rng = Rng(seed);
+    let (mut proofs, mut wins) = (0, 0);
+    for i in 0..positions {
+        let Some(mut q) = random_question(&mut rng, i, (w, h, k), 4) else {
+            continue;
+        };
+        wins += q.truth as u32;
+        let mut s = Solver::new(&q.board, q.black_to_move, small_cfg(q.rules, q.max_moves));
+        if s.run(None) != Stop::Proven {
+            continue;
+        }
+        proofs += 1;
+        q.check_claim(s.by_stone().expect("proven"));
+        assert_validates(&s, q.rules, q.max_moves, &q.board);
+    }
+    eprintln!("{w}x{h} k={k}: {proofs} proofs, {wins} minimax wins");
+    (proofs, wins)
+}
+
+#[test]
+fn agrees_with_minimax_on_4x4_k3_and_its_strategies_validate() {
+    let (proofs, wins) = cross_check(4, 4, 3, 600, 0x5017_0001);
+    assert!(proofs > 20, "{proofs} proofs");
+    assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
+}
+
+#[test]
+fn agrees_with_minimax_on_5x5_k4_and_its_strategies_validate() {
+    let (proofs, wins) = cross_check(5, 5, 4, 60, 0x5017_0002);
+    assert!(proofs > 5, "{proofs} proofs");
+    assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
+}
+
+fn gomoku(moves: &str) -> Board {
+    let mut b = Board::gomoku();
+    for (i, name) in moves.split_whitespace().enumerate() {
+        let c = b.parse_cell(name).expect("cell");
+        b.place(
+            c,
+            if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        );
+    }
+    b
+}
+
+/// A quiet win on 15x15 (the threat search alone fails there: `pns_tests.rs`).
+const QUIET: &str = "h8 a1 i9 o15";
+
+#[test]
+fn a_resumed_search_ends_where_an_uninterrupted_one_does() {
+    let b = gomoku(QUIET);
+    let cfg = SolveConfig::new(Rules::Standard, 18);
+    let mut whole = Solver::new(&b, true, cfg);
+    assert_eq!(whole.run(None), Stop::Proven);
+    let expected = whole.strategy(None).expect("proven").to_project_json();
+
+    // Stopped after a few nodes, saved, restored, and run on with a larger limit.
+    let mut part = Solver::new(
+        &b,
+        true,
+        SolveConfig {
+            node_limit: 10,
+            ..cfg
+        },
+    );
+    assert_eq!(part.run(None), Stop::NodeLimit);
+    let bytes = part.to_checkpoint();
+    let mut resumed = Solver::from_checkpoint(&bytes, &b, true, cfg).expect("restored");
+    assert_eq!(resumed.status().nodes, part.status().nodes);
+    assert_eq!(resumed.run(None), Stop::Proven);
+    assert_eq!(resumed.by_stone(), whole.by_stone());
+    assert_eq!(resumed.status().nodes, whole.status().nodes);
+    assert_eq!(
+        resumed.strategy(None).expect("proven").to_project_json(),
+        expected
+    );
+    assert_validates(&resumed, Rules::Standard, 18, &b);
+}
+
+#[test]
+fn damaged_or_foreign_checkpoints_are_refused() {
+    let b = gomoku(QUIET);
+    let cfg = SolveConfig {
+        node_limit: 10,
+        ..SolveConfig::new(Rules::Standard, 18)
+    };
+    let mut s = Solver::new(&b, true, cfg);
+    s.run(None);
+    let bytes = s.to_checkpoint();
+    assert!(Solver::from_checkpoint(&bytes, &b, true, cfg).is_ok());
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 1;
+    assert!(matches!(
+        Solver::from_checkpoint(&flipped, &b, true, cfg),
+        Err(CheckpointError::Corrupt(_))
+    ));
+    assert!(matches!(
+        Solver::from_checkpoint(&bytes[..bytes.len() - 9], &b, true, cfg),
+        Err(CheckpointError::Corrupt(_))
+    ));
+    assert!(matches!(
+        Solver::from_checkpoint(b"not a checkpoint", &b, true, cfg),
+        Err(CheckpointError::Corrupt(_))
+    ));
+    let other = gomoku("h8 a1 j8 o15");
+    assert!(matches!(
+        Solver::from_checkpoint(&bytes, &other, true, cfg),
+        Err(CheckpointError::Mismatch(_))
+    ));
+    let other_limit = SolveConfig {
+        max_moves: 17,
+        ..cfg
+    };
+    assert!(matches!(
+        Solver::from_checkpoint(&bytes, &b, true, other_limit),
+        Err(CheckpointError::Mismatch(_))
+    ));
+}
