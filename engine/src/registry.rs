@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::plugin::Plugin;
 use crate::table::{shared, table_path, Load, Table, TableError};
 
-/// A game family: REQUIRED are its id, help, [`Family::claims`] and [`Family::open`]; the
+/// A game family: REQUIRED are its id, name pattern, [`Family::claims`] and [`Family::open`]; the
 /// rest is OPTIONAL, with the default each one states.
 pub trait Family: Sync {
     /// REQUIRED. The game id written in table headers (`chess`, `mnk`).
@@ -22,16 +22,13 @@ pub trait Family: Sync {
     /// REQUIRED. Its table names, for people: `mnk-<width>x<height>-<k>`.
     fn pattern(&self) -> &'static str;
 
-    /// REQUIRED. One line of help.
-    fn help(&self) -> &'static str;
-
     /// REQUIRED. True for the table names this family owns, well-formed or not
     /// ([`Family::open`] says what is wrong with a bad one).
     fn claims(&self, name: &str) -> bool;
 
     /// REQUIRED. The plug-in of table `name`; `dir` holds the tables it reads besides its
-    /// own (chess sub-tables). [`Opened::BadName`] says what is wrong with the name.
-    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, Opened>;
+    /// own (chess sub-tables). [`OpenError::BadName`] says what is wrong with the name.
+    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError>;
 
     /// OPTIONAL. The name of the table with these parameters (the inverse of the name's
     /// parsing), for commands that take them as flags. Default: the family has no
@@ -69,16 +66,16 @@ pub trait Family: Sync {
 
 /// Why a family could not open a table.
 #[derive(Debug)]
-pub enum Opened {
+pub enum OpenError {
     /// The name is the family's but malformed, or names no table: why, in words.
     BadName(String),
     /// The table could not be opened (kept whole, so that the CLI can say how to fix it).
     Failed(Box<dyn std::error::Error + Send + Sync>),
 }
 
-impl<E: std::error::Error + Send + Sync + 'static> From<E> for Opened {
-    fn from(e: E) -> Opened {
-        Opened::Failed(Box::new(e))
+impl<E: std::error::Error + Send + Sync + 'static> From<E> for OpenError {
+    fn from(e: E) -> OpenError {
+        OpenError::Failed(Box::new(e))
     }
 }
 
@@ -154,8 +151,8 @@ impl Registry {
     pub fn plugin_in(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, RegistryError> {
         let family = self.family_of(name).ok_or_else(|| self.unknown(name))?;
         family.open(name, dir).map_err(|e| match e {
-            Opened::BadName(why) => RegistryError::BadParams(why),
-            Opened::Failed(e) => RegistryError::Open(e),
+            OpenError::BadName(why) => RegistryError::BadParams(why),
+            OpenError::Failed(e) => RegistryError::Open(e),
         })
     }
 

@@ -341,3 +341,54 @@ fn mnk_generate_and_probe() {
     let o = retro(&["generate", "mnk", "--width", "3"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `retro generate NAME` works for any family's table name, and makes the bytes its older
+/// spellings (`mnk --width …`, `chess MATERIAL`) make; a game's flags on another game, or on
+/// a table name, are refused.
+#[test]
+fn generate_takes_any_table_name() {
+    let by_name = tempfile::tempdir().unwrap();
+    let by_flags = tempfile::tempdir().unwrap();
+    let (n, f) = (
+        by_name.path().to_str().unwrap(),
+        by_flags.path().to_str().unwrap(),
+    );
+    for args in [
+        vec!["generate", "mnk-3x4-3", "--out", n],
+        vec!["generate", "KNvK", "--out", n],
+        vec![
+            "generate", "mnk", "--width", "3", "--height", "4", "--k", "3", "--out", f,
+        ],
+        vec!["generate", "chess", "KNvK", "--out", f],
+    ] {
+        let o = retro(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    for table in ["mnk-3x4-3.rtb", "KNvK.rtb"] {
+        let a = std::fs::read(by_name.path().join(table)).unwrap();
+        let b = std::fs::read(by_flags.path().join(table)).unwrap();
+        assert!(a == b, "{table} differs by name and by flags");
+    }
+    for (args, says) in [
+        (
+            vec!["generate", "kbnk", "--k", "3", "--out", n],
+            "no parameter 'k'",
+        ),
+        (
+            vec!["generate", "mnk-3x4-3", "--k", "3", "--out", n],
+            "--k is a parameter",
+        ),
+        (
+            vec!["generate", "mnk-3x4", "--out", n],
+            "not a k-in-a-row table name",
+        ),
+        (
+            vec!["generate", "nosuch", "--out", n],
+            "unknown game or table 'nosuch'",
+        ),
+    ] {
+        let o = retro(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use retro_engine::plugin::Plugin;
-use retro_engine::registry::{Family, Opened, Registry};
+use retro_engine::registry::{Family, OpenError, Registry};
 
 /// The chess family: see [`Family`].
 pub struct ChessFamily;
@@ -23,28 +23,25 @@ impl Family for ChessFamily {
     fn pattern(&self) -> &'static str {
         "<material>"
     }
-    fn help(&self) -> &'static str {
-        "a chess endgame of up to 5 pieces, named as Syzygy does, e.g. KQvKR, KRPvKR"
-    }
     /// Names shaped like a material: `K…vK…`.
     fn claims(&self, name: &str) -> bool {
         name.starts_with(['K', 'k']) && name.contains(['v', 'V'])
     }
-    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, Opened> {
+    fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
         let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
             Some(m) => (m, true),
             None => (name, false),
         };
         let m = super::material::Material::parse(material)
-            .map_err(|e| Opened::BadName(e.to_string()))?;
+            .map_err(|e| OpenError::BadName(e.to_string()))?;
         if m.is_bare_kings() {
-            return Err(Opened::BadName(
+            return Err(OpenError::BadName(
                 "KvK has no table: two bare kings are a draw".into(),
             ));
         }
         let (c, _) = m.canonical();
         if c.to_string() != material {
-            return Err(Opened::BadName(format!(
+            return Err(OpenError::BadName(format!(
                 "the table of {m} is {c} (Syzygy's colouring and piece order)"
             )));
         }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use retro_engine::plugin::Plugin;
-use retro_engine::registry::{Family, Opened};
+use retro_engine::registry::{Family, OpenError};
 
 /// The KBNK family: see [`Family`].
 pub struct Kbnk;
@@ -18,13 +18,10 @@ impl Family for Kbnk {
     fn pattern(&self) -> &'static str {
         "kbnk"
     }
-    fn help(&self) -> &'static str {
-        "king + bishop + knight vs king, the seed's 16 MiB table"
-    }
     fn claims(&self, name: &str) -> bool {
         name == "kbnk"
     }
-    fn open(&self, _name: &str, _dir: &Path) -> Result<Box<dyn Plugin>, Opened> {
+    fn open(&self, _name: &str, _dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
         Ok(Box::new(super::Kbnk::new()))
     }
     fn viewer(&self) -> &'static str {

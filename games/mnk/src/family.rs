@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use retro_engine::plugin::Plugin;
-use retro_engine::registry::{Family, Opened};
+use retro_engine::registry::{Family, OpenError};
 
 /// The k-in-a-row family: see [`Family`].
 pub struct MnkFamily;
@@ -39,15 +39,12 @@ impl Family for MnkFamily {
     fn pattern(&self) -> &'static str {
         "mnk-<width>x<height>-<k>"
     }
-    fn help(&self) -> &'static str {
-        "k-in-a-row on a board of up to 20 cells, e.g. mnk-4x3-3"
-    }
     fn claims(&self, name: &str) -> bool {
         name.starts_with("mnk-")
     }
-    fn open(&self, name: &str, _dir: &Path) -> Result<Box<dyn Plugin>, Opened> {
-        let (w, h, k) = parse_name(name).map_err(Opened::BadName)?;
-        let game = super::Mnk::new(w, h, k).map_err(|e| Opened::BadName(e.to_string()))?;
+    fn open(&self, name: &str, _dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
+        let (w, h, k) = parse_name(name).map_err(OpenError::BadName)?;
+        let game = super::Mnk::new(w, h, k).map_err(|e| OpenError::BadName(e.to_string()))?;
         Ok(Box::new(game))
     }
     fn name_of(&self, params: &[(&str, i64)]) -> Result<String, String> {
