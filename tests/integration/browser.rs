@@ -635,17 +635,21 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
         .as_i64()
         .unwrap();
     c.find(Locator::Css("#autoplay")).await?.click().await?;
+    let top = "return document.querySelector('#autoplay').getBoundingClientRect().top";
+    let top0 = c.execute(top, vec![]).await?.as_f64().unwrap();
     wait_js(
         c,
         &format!("{ply} >= {}", ply0 + 6),
         "autoplay to play six plies",
     )
     .await;
-    // Stopped through the button's own click: at the fastest speed the moves list above
-    // it changes length several times a second, so a click at the coordinates WebDriver
-    // measured can land beside the button (it did, once in four runs).
-    c.execute("document.querySelector('#autoplay').click()", vec![])
-        .await?;
+    // Six positions later, with lists of moves of other lengths, the button is where it was.
+    let top6 = c.execute(top, vec![]).await?.as_f64().unwrap();
+    assert_eq!(top0, top6, "the stop button moved during autoplay");
+    // Stopped by a real click, as a user's: the button sits above the moves list, whose
+    // length changes several times a second at this speed, so it stays where WebDriver
+    // measured it (below the list, a click once landed beside it).
+    c.find(Locator::Css("#autoplay")).await?.click().await?;
     // Once stopped, no further move may come: the board, its ply counter and its answer
     // settle on one position. Read the ply and the FEN in one script so they belong together.
     tokio::time::sleep(Duration::from_millis(300)).await;

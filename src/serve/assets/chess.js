@@ -520,6 +520,9 @@ export function mountChess(root, table, hooks = {}) {
     S.autoplay = run;
     autoBtn.textContent = "■ Stop";
     autoBtn.classList.add("on");
+    // While it plays, the list of moves keeps one height (see style.css): its length
+    // changes with every move, and the buttons below it must stay under the pointer.
+    panel.classList.add("autoplaying");
     const step = () => {
       if (S.autoplay !== run) return;
       // The answer for the last move may still be on its way: wait for it rather than
@@ -541,6 +544,7 @@ export function mountChess(root, table, hooks = {}) {
     S.autoplay = null;
     autoBtn.textContent = "▶ Play to mate";
     autoBtn.classList.remove("on");
+    panel.classList.remove("autoplaying");
     const res = S.result;
     autoBtn.disabled = !(res && res.ok && res.data.best);
   }
