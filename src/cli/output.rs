@@ -35,7 +35,8 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// command that fixes it, where there is one, follows.
 pub fn message(e: &anyhow::Error) -> String {
     let mut text = causes(e);
-    if let Some(fix) = e.chain().find_map(retro::fixes::fix) {
+    // `fix` walks the causes itself.
+    if let Some(fix) = retro::fixes::fix(&**e) {
         text.push_str(&fix);
     }
     text

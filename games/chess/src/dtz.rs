@@ -26,9 +26,12 @@ use super::material::{Color, Material, Role};
 use super::moves::{en_passant_after, has_move, legal_moves, make, Move};
 use super::subtables::{self, SubTableError, SubTables};
 use super::{Chess, Position};
-use retro_engine::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use retro_engine::game::{
+    Game, Index, Outcome, PositionError, Records, Section, SolveOptions, Successor, Value,
+};
 use retro_engine::present::{DistanceUnit, GameText, Presented};
 use retro_engine::probe::Probed;
+use retro_engine::solve::SolveError;
 use retro_engine::table::Metric;
 
 /// Plies without a capture or pawn move after which a draw can be claimed.
@@ -83,6 +86,33 @@ impl ChessDtz {
                 extra,
             },
         }
+    }
+
+    /// The DTZ records: the bitboard solver's where it applies (its DTM values where mate
+    /// is the only winning zeroing move), else the restarting solver's, tier by tier.
+    fn records(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
+        if self.chess.subs.is_rules_only() {
+            return Err(retro_engine::solve::SolveError::Game(format!(
+                "{} was opened without its sub-tables and cannot be solved",
+                self.name()
+            )));
+        }
+        if mate_is_the_only_zeroing_win(self.material()) {
+            if let Some(sol) = super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)? {
+                return Ok(Box::new(FromDtm(sol)));
+            }
+        } else if super::bareking::applies(self.material()) {
+            let (layout, subs) = (&self.chess.layout, &self.chess.subs);
+            if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
+                return Ok(Box::new(codes));
+            }
+        }
+        // Without pawns, no move of the table restarts: one tier.
+        let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
+            self.material().has_pawns().then_some(&pawn_advance);
+        Ok(Box::new(retro_engine::solve::restart::solve_values(
+            self, tier, opts,
+        )?))
     }
 }
 
@@ -174,37 +204,9 @@ impl Game for ChessDtz {
 
     fn own_records(
         &self,
-        opts: &retro_engine::game::SolveOptions,
-    ) -> Option<Result<Box<dyn retro_engine::game::Records + '_>, retro_engine::solve::SolveError>>
-    {
-        type Made<'a> =
-            Result<Box<dyn retro_engine::game::Records + 'a>, retro_engine::solve::SolveError>;
-        Some((|| -> Made<'_> {
-            if self.chess.subs.is_rules_only() {
-                return Err(retro_engine::solve::SolveError::Game(format!(
-                    "{} was opened without its sub-tables and cannot be solved",
-                    self.name()
-                )));
-            }
-            if mate_is_the_only_zeroing_win(self.material()) {
-                if let Some(sol) =
-                    super::bareking::solve(&self.chess.layout, &self.chess.subs, opts)?
-                {
-                    return Ok(Box::new(FromDtm(sol)));
-                }
-            } else if super::bareking::applies(self.material()) {
-                let (layout, subs) = (&self.chess.layout, &self.chess.subs);
-                if let Some(codes) = super::bareking::solve_dtz(layout, subs, opts)? {
-                    return Ok(Box::new(codes));
-                }
-            }
-            // Without pawns, no move of the table restarts: one tier.
-            let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
-                self.material().has_pawns().then_some(&pawn_advance);
-            Ok(Box::new(retro_engine::solve::restart::solve_values(
-                self, tier, opts,
-            )?))
-        })())
+        opts: &SolveOptions,
+    ) -> Option<Result<Box<dyn Records + '_>, SolveError>> {
+        Some(self.records(opts))
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {

@@ -26,9 +26,12 @@ pub mod subtables;
 
 use std::path::Path;
 
-use retro_engine::game::{Game, Index, Outcome, PositionError, Section, Successor, Value};
+use retro_engine::game::{
+    Game, Index, Outcome, PositionError, Records, Section, Solution, SolveOptions, Successor, Value,
+};
 use retro_engine::present::{DistanceUnit, GameText, Presented};
 use retro_engine::probe::Probed;
+use retro_engine::solve::SolveError;
 
 use index::{transform, Layout};
 use material::{Color, Material, Role};
@@ -234,6 +237,23 @@ impl Chess {
     > {
         retro_engine::solve::one_byte::solve(self.passes(), opts)
     }
+
+    /// Every record in memory: the bare-king solver's, else the one-byte solver's.
+    fn solution(&self, opts: &SolveOptions) -> Result<Solution, SolveError> {
+        match self.bare_king(opts)? {
+            Some(sol) => Ok(sol),
+            None => Ok(self.one_byte(opts)?.to_solution(opts.progress)),
+        }
+    }
+
+    /// The records for writing: as [`Chess::solution`], the one-byte solver's best moves
+    /// found as they are written.
+    fn records(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
+        Ok(match self.bare_king(opts)? {
+            Some(sol) => Box::new(sol),
+            None => Box::new(self.one_byte(opts)?),
+        })
+    }
 }
 
 impl Game for Chess {
@@ -280,32 +300,17 @@ impl Game for Chess {
         moves::terminal(pos)
     }
 
-    fn own_solution(
-        &self,
-        opts: &retro_engine::game::SolveOptions,
-    ) -> Option<Result<retro_engine::game::Solution, retro_engine::solve::SolveError>> {
-        Some((|| match self.bare_king(opts)? {
-            Some(sol) => Ok(sol),
-            None => Ok(retro_engine::game::Records::to_solution(
-                &self.one_byte(opts)?,
-                opts.progress,
-            )),
-        })())
+    fn own_solution(&self, opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
+        Some(self.solution(opts))
     }
 
     /// As [`Chess::own_solution`], but the records are made as they are written from the
     /// one-byte solver's values: a byte a slot instead of three at the end.
     fn own_records(
         &self,
-        opts: &retro_engine::game::SolveOptions,
-    ) -> Option<Result<Box<dyn retro_engine::game::Records + '_>, retro_engine::solve::SolveError>>
-    {
-        Some((|| {
-            Ok(match self.bare_king(opts)? {
-                Some(sol) => Box::new(sol) as Box<dyn retro_engine::game::Records>,
-                None => Box::new(self.one_byte(opts)?),
-            })
-        })())
+        opts: &SolveOptions,
+    ) -> Option<Result<Box<dyn Records + '_>, SolveError>> {
+        Some(self.records(opts))
     }
 
     fn successors(&self, pos: &Position, out: &mut Vec<Successor>) {
