@@ -1,7 +1,8 @@
 //! Chess benchmark, the figures of the README's performance table:
 //!
 //! - every 3- and 4-piece table, pawns included (`retro generate chess --all 4`), wall and
-//!   CPU time on the default pool;
+//!   CPU time on the default pool, and beside it Syzygy's generator solving the same 35
+//!   materials (`rtbgen -t 2 -g`, when `RTBGEN` is set as below) with the ratios;
 //! - KBNvK through the chess plug-in (its bitboard solver for pieces against a bare king)
 //!   next to the dedicated `kbnk` solver, in one run, and their ratio; and through the
 //!   generic two-queue solver;
@@ -51,6 +52,37 @@ fn rtbgen() -> Option<(std::path::PathBuf, String)> {
     let dir = std::path::PathBuf::from(std::env::var_os("RTBGEN")?);
     let path = std::env::var("RTBPATH").ok().filter(|p| !p.is_empty())?;
     (dir.join("rtbgen").is_file() && dir.join("rtbgenp").is_file()).then_some((dir, path))
+}
+
+/// Syzygy's generator on the same 35 materials as `--all 4` (`rtbgen -t 2 -g`, `rtbgenp`
+/// with pawns, one process each, its sub-tables read from `RTBPATH`), beside retro's
+/// figures for the set measured just before: the ratio the 15 s target is about.
+fn all_four_beside_rtbgen(wall: f64, cpu: f64) -> Result<(), Box<dyn std::error::Error>> {
+    let Some((bin, path)) = rtbgen() else {
+        println!("rtbgen not found: the --all 4 comparison is skipped.\n{RTBGEN_HELP}");
+        return Ok(());
+    };
+    let scratch = tempfile::tempdir()?;
+    let (mut p_wall, mut p_cpu) = (0.0, 0.0);
+    for m in plan::closure(&Material::all(4)) {
+        let program = bin.join(if m.has_pawns() { "rtbgenp" } else { "rtbgen" });
+        let name = m.to_string();
+        let r = measure(
+            &program,
+            &["-t", "2", "-g", &name],
+            scratch.path(),
+            &[("RTBPATH", &path)],
+        )?;
+        p_wall += r.wall;
+        p_cpu += r.cpu;
+    }
+    println!(
+        "--all 4 beside rtbgen -t 2 -g on the same materials: rtbgen {p_wall:.1} s wall, {p_cpu:.1} s CPU; retro/rtbgen: wall {:.1}x, CPU {:.1}x (load average after: {})",
+        wall / p_wall,
+        cpu / p_cpu,
+        load()
+    );
+    Ok(())
 }
 
 /// The 5-piece tables, each in its own process, beside Syzygy's generator when present.
@@ -168,6 +200,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let dtm_wall = t.elapsed().as_secs_f64();
+    let dtm_cpu = cpu_seconds() - c;
+    all_four_beside_rtbgen(dtm_wall, dtm_cpu)?;
     let (c, t) = (cpu_seconds(), Instant::now());
     for m in plan::closure(&Material::all(4)) {
         let p = retro::GAMES.plugin_in(&format!("{m}.dtz"), dir.path())?;

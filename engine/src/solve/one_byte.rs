@@ -185,10 +185,19 @@ impl<P: Passes> State<'_, P> {
             }
             if self.store(i, old, Value::Win(w)) {
                 if ahead {
-                    self.ahead.fetch_max(w, Relaxed);
+                    self.note_ahead(w);
                 }
                 return true;
             }
+        }
+    }
+
+    /// Note a value stored ahead of its depth. The start pass stores one in most slots of
+    /// some tables: a read first keeps the shared word's cache line from bouncing between
+    /// threads when it would not change (a fetch_max writes even then).
+    fn note_ahead(&self, d: u16) {
+        if self.ahead.load(Relaxed) < d {
+            self.ahead.fetch_max(d, Relaxed);
         }
     }
 
@@ -250,7 +259,7 @@ impl<P: Passes> State<'_, P> {
         let d = slowest + 1;
         let stored = self.store(p, UNKNOWN, Value::Loss(d));
         if stored && d > w + 1 {
-            self.ahead.fetch_max(d, Relaxed);
+            self.note_ahead(d);
         }
         stored
     }
@@ -349,7 +358,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                     Start::Illegal => st.keep.set(i),
                     Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
                         st.store(i as Index, UNKNOWN, v);
-                        st.ahead.fetch_max(d, Relaxed);
+                        st.note_ahead(d);
                     }
                     Start::Final(_) => st.keep.set(i),
                     Start::Open { win, keep } => {

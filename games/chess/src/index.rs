@@ -18,7 +18,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{bb, squares, Square};
+use super::board::{bb, squares, Square, KING};
 use super::material::{Color, Material, Role};
 use super::position::Position;
 use retro_engine::game::Index;
@@ -133,6 +133,10 @@ pub struct Layout {
     twins: bool,
     /// Records per section.
     pub section: u64,
+    /// Per piece in [`Layout::pieces`] order: a pawn (its digit counts 48 squares, not 64).
+    pawn: [bool; 4],
+    /// What one step of the king pair adds to the index: the slots of one king pair.
+    pub pair_stride: u64,
 }
 
 impl Layout {
@@ -151,12 +155,18 @@ impl Layout {
             acc * if r == Role::Pawn { 48 } else { 64 }
         });
         let twins = pieces.windows(2).any(|w| w[0] == w[1]);
+        let mut pawn = [false; 4];
+        for (p, &(_, r)) in pawn.iter_mut().zip(&pieces) {
+            *p = r == Role::Pawn;
+        }
         Layout {
             material: material.clone(),
             pieces,
             pawns,
             twins,
             section,
+            pawn,
+            pair_stride: section / kings,
         }
     }
 
@@ -305,28 +315,33 @@ impl Layout {
     /// to move, the white and black kings, and the pieces in [`Layout::pieces`] order (the
     /// rest 0). For solvers that fill a table slot by slot without building positions;
     /// [`Layout::decode`] builds and checks them. `None` beyond the last slot.
+    #[inline]
     pub fn squares_of(&self, i: Index) -> Option<(Color, Square, Square, [Square; 4])> {
-        if i >= 2 * self.section {
-            return None;
-        }
-        let turn = if i < self.section {
-            Color::White
+        // Every slot of every pass decodes: subtractions and constant divisors, no
+        // division by the section's size.
+        let (turn, mut r) = if i < self.section {
+            (Color::White, i)
+        } else if i < 2 * self.section {
+            (Color::Black, i - self.section)
         } else {
-            Color::Black
+            return None;
         };
-        let mut r = i % self.section;
-        let mut sq = [0; 4];
-        for (k, &(_, role)) in self.pieces.iter().enumerate().rev() {
-            sq[k] = if role == Role::Pawn {
-                let s = (r % 48) as Square + 8;
+        // The squares gathered in one word, not stored byte by byte: reading the bytes
+        // back as a whole stalled on the stores.
+        let mut packed = 0u32;
+        for k in (0..self.pieces.len()).rev() {
+            let s = if self.pawn[k] {
+                let s = (r % 48) as u32 + 8;
                 r /= 48;
                 s
             } else {
-                let s = (r % 64) as Square;
+                let s = (r % 64) as u32;
                 r /= 64;
                 s
             };
+            packed |= s << (8 * k);
         }
+        let sq = packed.to_le_bytes();
         let (wk, bk) = if self.pawns {
             let w = (r / 64) as u8;
             (((w / 4) << 3) | (w % 4), (r % 64) as Square)
@@ -334,6 +349,20 @@ impl Layout {
             king_pairs().pairs[r as usize]
         };
         Some((turn, wk, bk, sq))
+    }
+
+    /// The number of the king pair (`wk`, `bk`) if the identity is the only symmetry that
+    /// makes it canonical ([`Layout::kings_fix_orientation`]): a position with these kings
+    /// is then stored as it stands, so a king move between two such pairs changes the
+    /// pair's digit of the index and nothing else.
+    pub fn plain_pair(&self, wk: Square, bk: Square) -> Option<Index> {
+        if self.pawns {
+            (wk & 7 < 4).then(|| ((wk >> 3) * 4 + (wk & 7)) as Index * 64 + bk as Index)
+        } else {
+            let kp = king_pairs();
+            let k = wk as usize * 64 + bk as usize;
+            (kp.symmetries[k] == 1).then(|| kp.number[k] as Index)
+        }
     }
 
     /// True if a slot with these kings holds its canonical position whenever it holds a
@@ -347,24 +376,31 @@ impl Layout {
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
         let (turn, wk, bk, sq) = self.squares_of(i)?;
+        // The squares give one king each and pawns on ranks 2 to 7: only distinct squares,
+        // the kings' distance and the check on the side not to move are left to test.
+        if KING[wk as usize] & bb(bk) != 0 || wk == bk {
+            return None;
+        }
         let mut pos = Position::empty();
         pos.turn = turn;
         let mut occ = bb(wk) | bb(bk);
+        let mut add = |s: Square, c: Color, r: Role| {
+            pos.roles[r as usize] |= bb(s);
+            pos.colors[c as usize] |= bb(s);
+        };
+        add(wk, Color::White, Role::King);
+        add(bk, Color::Black, Role::King);
         for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
             if occ & bb(s) != 0 {
                 return None;
             }
             occ |= bb(s);
-            pos.put(s, c, role);
+            add(s, c, role);
         }
-        if wk == bk {
+        if pos.in_check(turn.other()) {
             return None;
         }
-        pos.put(wk, Color::White, Role::King);
-        pos.put(bk, Color::Black, Role::King);
-        if pos.check().is_err() {
-            return None;
-        }
+        debug_assert!(pos.check().is_ok());
         // Only identical pieces or a symmetric king pair can make a slot hold a
         // non-canonical position; skip the re-encoding otherwise.
         if (!self.kings_fix_orientation(wk, bk) || self.twins) && self.encode(&pos).0 != i {

@@ -12,6 +12,7 @@ pub mod family;
 pub mod fen;
 pub mod index;
 pub mod lichess;
+pub mod lines;
 pub mod material;
 pub mod moves;
 pub mod notation;

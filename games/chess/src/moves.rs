@@ -15,6 +15,7 @@
 use super::board::{
     bb, bishop_attacks, queen_attacks, rank, rook_attacks, squares, Square, KING, KNIGHT,
 };
+use super::lines::{BETWEEN, LINE};
 use super::material::{Color, Role};
 use super::position::Position;
 use retro_engine::game::Value;
@@ -59,9 +60,21 @@ pub(super) fn targets(pos: &Position, color: Color, role: Role, from: Square, oc
 
 /// Every pseudo-legal move, in move order.
 fn pseudo(pos: &Position, out: &mut Vec<Move>) {
+    walk_pseudo(pos, true, &mut |m| {
+        out.push(m);
+        true
+    });
+}
+
+/// `f` on every pseudo-legal move in move order, until it returns false (then false).
+/// Without `quiet`, only the moves that change the material (captures, promotions) and
+/// the double steps: what a solver must look up elsewhere, the rest being index
+/// arithmetic.
+fn walk_pseudo(pos: &Position, quiet: bool, f: &mut impl FnMut(Move) -> bool) -> bool {
     let us = pos.turn;
     let occ = pos.occupied();
     let them = pos.colors[us.other() as usize];
+    let wanted = if quiet { !0 } else { them };
     for role in [
         Role::King,
         Role::Queen,
@@ -70,15 +83,18 @@ fn pseudo(pos: &Position, out: &mut Vec<Move>) {
         Role::Knight,
     ] {
         for from in squares(pos.pieces(us, role)) {
-            for to in squares(targets(pos, us, role, from, occ)) {
-                out.push(Move {
+            for to in squares(targets(pos, us, role, from, occ) & wanted) {
+                let m = Move {
                     role,
                     from,
                     to,
                     promotion: None,
                     capture: pos.piece_at(to).map(|p| p.1),
                     en_passant: false,
-                });
+                };
+                if !f(m) {
+                    return false;
+                }
             }
         }
     }
@@ -99,7 +115,9 @@ fn pseudo(pos: &Position, out: &mut Vec<Move>) {
         for to in squares(caps | bb(one)) {
             if to == one {
                 if occ & bb(one) == 0 {
-                    push((one, None, false));
+                    if quiet || last(one) {
+                        push((one, None, false));
+                    }
                     let start = rank(from) == if white { 1 } else { 6 };
                     let two = fwd(one);
                     if start && occ & bb(two) == 0 {
@@ -115,29 +133,55 @@ fn pseudo(pos: &Position, out: &mut Vec<Move>) {
         let dests = &mut dests[..n];
         dests.sort_by_key(|d| d.0);
         for &(to, capture, en_passant) in dests.iter() {
+            let mut m = Move {
+                role: Role::Pawn,
+                from,
+                to,
+                promotion: None,
+                capture,
+                en_passant,
+            };
             if last(to) {
                 for p in Role::PROMOTIONS {
-                    out.push(Move {
-                        role: Role::Pawn,
-                        from,
-                        to,
-                        promotion: Some(p),
-                        capture,
-                        en_passant: false,
-                    });
+                    m.promotion = Some(p);
+                    if !f(m) {
+                        return false;
+                    }
                 }
-            } else {
-                out.push(Move {
-                    role: Role::Pawn,
-                    from,
-                    to,
-                    promotion: None,
-                    capture,
-                    en_passant,
-                });
+            } else if !f(m) {
+                return false;
             }
         }
     }
+    true
+}
+
+/// `f` on every legal move of `pos` in move order, until it returns false (then false):
+/// a search that stops at its first find neither lists nor tests the moves after it.
+pub fn walk_legal(pos: &Position, mut f: impl FnMut(&Move) -> bool) -> bool {
+    let safety = Safety::new(pos);
+    walk_pseudo(pos, true, &mut |m| !safety.allows(pos, &m) || f(&m))
+}
+
+/// The legal moves of `pos` that leave the table (captures, promotions) and its double
+/// steps, in move order, if `pos` also has a legal quiet king move; `false` (and nothing
+/// listed) if it has none, which only a full listing can settle. Most positions have one:
+/// a solver classifying every slot then needs neither the other quiet moves nor their
+/// tests.
+pub fn exits_beside_king_step(pos: &Position, out: &mut Vec<Move>) -> bool {
+    let danger = danger(pos);
+    let us = pos.turn;
+    if KING[pos.king(us) as usize] & !pos.occupied() & !danger == 0 {
+        return false;
+    }
+    let safety = Safety::with_danger(pos, danger);
+    walk_pseudo(pos, false, &mut |m| {
+        if safety.allows(pos, &m) {
+            out.push(m);
+        }
+        true
+    });
+    true
 }
 
 /// The position after `m` (no en-passant right: see the module documentation).
@@ -206,10 +250,12 @@ struct Safety {
     /// stepping back along a checking line is seen as attacked): a king move is legal
     /// exactly when its destination is not among them.
     danger: u64,
-    /// The mover is in check: every other move is tested by playing it.
-    in_check: bool,
-    /// The mover's pieces pinned to its king: their moves are tested by playing them.
+    /// Where another move must land: anywhere out of check; in check by one piece, on it
+    /// or between it and the king; in double check, nowhere.
+    answers: u64,
+    /// The mover's pieces pinned to its king: each stays on its line through the king.
     pinned: u64,
+    king: Square,
 }
 
 /// Squares the opponent of the side to move attacks with that side's king off the board.
@@ -225,11 +271,23 @@ impl Safety {
 
     fn with_danger(pos: &Position, danger: u64) -> Safety {
         let us = pos.turn;
-        let in_check = danger & bb(pos.king(us)) != 0;
+        let king = pos.king(us);
+        let answers = if danger & bb(king) == 0 {
+            !0
+        } else {
+            let checkers = checkers(pos, us, king);
+            if checkers & (checkers - 1) != 0 {
+                0
+            } else {
+                let c = checkers.trailing_zeros() as usize;
+                checkers | BETWEEN[king as usize][c]
+            }
+        };
         Safety {
             danger,
-            in_check,
-            pinned: if in_check { 0 } else { pinned(pos, us) },
+            answers,
+            pinned: pinned(pos, us),
+            king,
         }
     }
 
@@ -238,11 +296,26 @@ impl Safety {
             return self.danger & bb(m.to) == 0;
         }
         // En passant removes two pieces from a line: always played out.
-        if self.in_check || m.en_passant || self.pinned & bb(m.from) != 0 {
+        if m.en_passant {
             return !make(pos, m).in_check(pos.turn);
         }
-        true
+        self.answers & bb(m.to) != 0
+            && (self.pinned & bb(m.from) == 0
+                || LINE[self.king as usize][m.from as usize] & bb(m.to) != 0)
     }
+}
+
+/// The opponent's pieces giving check to `us`'s king on `king`.
+fn checkers(pos: &Position, us: Color, king: Square) -> u64 {
+    let them = pos.colors[us.other() as usize];
+    let occ = pos.occupied();
+    let r = &pos.roles;
+    let queens = r[Role::Queen as usize];
+    (KNIGHT[king as usize] & r[Role::Knight as usize]
+        | super::board::pawn_attacks(us == Color::White, king) & r[Role::Pawn as usize]
+        | rook_attacks(king, occ) & (r[Role::Rook as usize] | queens)
+        | bishop_attacks(king, occ) & (r[Role::Bishop as usize] | queens))
+        & them
 }
 
 /// The pieces of `us` that stand alone between their king and an enemy slider.

@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use super::board::{bb, rank, squares, Square, KING};
+use super::board::{bb, rank, Square, KING};
 use super::index::Layout;
 use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
@@ -29,9 +29,10 @@ struct Slot {
     sq: [Square; 4],
     /// The slot's place in its section.
     at: Index,
-    /// The kings fix the orientation ([`Layout::kings_fix_orientation`]): a move of a piece
-    /// that has no twin changes its digit of the index and nothing else.
-    fixed: bool,
+    /// The king pair's number when the kings fix the orientation ([`Layout::plain_pair`]):
+    /// then a move of a piece that has no twin changes its digit of the index and nothing
+    /// else, and so does a king move to another such pair.
+    pair: Option<Index>,
 }
 
 pub struct ChessPasses<'a> {
@@ -68,6 +69,9 @@ thread_local! {
     /// A move list per worker thread: the start, best-move and slowest-exit passes list
     /// the moves of every slot, and an allocation each would cost as much as the listing.
     static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(128));
+    /// The best-move pass's moves that leave the table, with their rank, met before the
+    /// first ordinary move achieving the value.
+    static BEFORE: RefCell<Vec<(usize, Move)>> = RefCell::new(Vec::with_capacity(32));
 }
 
 impl ChessPasses<'_> {
@@ -79,7 +83,7 @@ impl ChessPasses<'_> {
     fn slot(&self, i: Index) -> Slot {
         let l = self.layout();
         let (turn, wk, bk, sq) = l.squares_of(i).expect("a slot of the table");
-        let fixed = l.kings_fix_orientation(wk, bk);
+        let pair = l.plain_pair(wk, bk);
         let mut pos = Position::empty();
         pos.turn = turn;
         // A legal slot's squares are distinct: set bits, nothing to clear first.
@@ -97,8 +101,8 @@ impl ChessPasses<'_> {
             wk,
             bk,
             sq,
-            at: i % l.section,
-            fixed,
+            at: if i < l.section { i } else { i - l.section },
+            pair,
         }
     }
 
@@ -108,15 +112,20 @@ impl ChessPasses<'_> {
         let l = self.layout();
         let n = l.pieces.len();
         let (mut wk, mut bk, mut sq) = (s.wk, s.bk, s.sq);
-        if from == wk {
-            wk = to;
-        } else if from == bk {
-            bk = to;
+        let side = if turn == Color::White { 0 } else { l.section };
+        if from == wk || from == bk {
+            if from == wk {
+                wk = to;
+            } else {
+                bk = to;
+            }
+            if let (Some(old), Some(new)) = (s.pair, l.plain_pair(wk, bk)) {
+                return side + s.at - old * l.pair_stride + new * l.pair_stride;
+            }
         } else {
             let k = sq[..n].iter().position(|&x| x == from).expect("a piece");
-            if s.fixed && !self.twin[k] {
+            if s.pair.is_some() && !self.twin[k] {
                 // A pawn's digit is its square less 8 either way: the difference holds.
-                let side = if turn == Color::White { 0 } else { l.section };
                 return side + s.at + to as Index * self.stride[k] - from as Index * self.stride[k];
             }
             sq[k] = to;
@@ -144,13 +153,20 @@ impl Passes for ChessPasses<'_> {
         let Some(pos) = self.layout().decode(i) else {
             return Ok(Start::Illegal);
         };
-        Self::with_moves(&pos, |ms| {
-            if ms.is_empty() {
-                return Ok(Start::Final(moves::terminal(&pos).expect("no legal move")));
+        MOVES.with(|m| {
+            let mut ms = m.borrow_mut();
+            ms.clear();
+            // With a quiet king step, a move stays inside the table: only the moves
+            // that may leave it need listing.
+            let mut inside = moves::exits_beside_king_step(&pos, &mut ms);
+            if !inside {
+                legal_moves(&pos, &mut ms);
+                if ms.is_empty() {
+                    return Ok(Start::Final(moves::terminal(&pos).expect("no legal move")));
+                }
             }
-            let mut inside = false;
             let mut exits = Vec::new();
-            for m in ms {
+            for m in ms.iter() {
                 if m.converts() || m.is_double_step() {
                     match self.chess.outcome(m, &make(&pos, m), false) {
                         Outcome::Index(_) => inside = true,
@@ -196,19 +212,19 @@ impl Passes for ChessPasses<'_> {
             b.colors[us as usize] ^= both;
             !b.in_check(us)
         };
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-        ] {
-            for from in squares(pos.pieces(us, role)) {
+        // The pieces whose digits of the index weigh least come first and the king last:
+        // their targets lie near this slot in memory, so the move that refutes is most
+        // often found without a cache miss (the order of the checks does not matter).
+        let white = us == Color::White;
+        let pieces = &self.layout().pieces;
+        for k in (0..pieces.len()).rev() {
+            let (color, role) = pieces[k];
+            if color != us {
+                continue;
+            }
+            let from = s.sq[k];
+            if role != Role::Pawn {
                 let mut to_set = moves::targets(pos, us, role, from, occ) & empty;
-                if role == Role::King {
-                    // Next to the other king is no slot at all.
-                    to_set &= !KING[enemy_king as usize];
-                }
                 while to_set != 0 {
                     let to = to_set.trailing_zeros() as Square;
                     to_set &= to_set - 1;
@@ -216,10 +232,8 @@ impl Passes for ChessPasses<'_> {
                         return false;
                     }
                 }
+                continue;
             }
-        }
-        let white = us == Color::White;
-        for from in squares(pos.pieces(us, Role::Pawn)) {
             let one = if white { from + 8 } else { from - 8 };
             // A push to the last rank promotes: it leaves the table.
             if empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
@@ -248,28 +262,47 @@ impl Passes for ChessPasses<'_> {
                 }
             }
         }
+        let from = pos.king(us);
+        // Next to the other king is no slot at all.
+        let mut to_set =
+            moves::targets(pos, us, Role::King, from, occ) & empty & !KING[enemy_king as usize];
+        while to_set != 0 {
+            let to = to_set.trailing_zeros() as Square;
+            to_set &= to_set - 1;
+            if !ok(self.moved(&s, next, from, to)) && refutes(from, to, Role::King) {
+                return false;
+            }
+        }
         true
     }
 
-    /// The first ordinary move achieving the value is found first, from the values alone;
-    /// only the captures, promotions and double steps before it are then worked out, each
-    /// a probe of a sub-table.
+    /// The moves are walked in order until the first ordinary move achieving the value,
+    /// from the values alone; only the captures, promotions and double steps before it
+    /// are then worked out, each a probe of a sub-table.
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
         let s = self.slot(i);
         let next = s.pos.turn.other();
-        let plain = |m: &Move| !m.converts() && !m.is_double_step();
-        Self::with_moves(&s.pos, |ms| {
-            let first = ms
+        BEFORE.with(|b| {
+            let mut before = b.borrow_mut();
+            before.clear();
+            let mut rank = 0usize;
+            let mut found = None;
+            moves::walk_legal(&s.pos, |m| {
+                rank += 1;
+                if m.converts() || m.is_double_step() {
+                    before.push((rank, *m));
+                } else if wanted(Outcome::Index(self.moved(&s, next, m.from, m.to))) {
+                    found = Some(rank);
+                    return false;
+                }
+                true
+            });
+            before
                 .iter()
-                .position(|m| {
-                    plain(m) && wanted(Outcome::Index(self.moved(&s, next, m.from, m.to)))
-                })
-                .unwrap_or(ms.len());
-            ms[..first]
-                .iter()
-                .position(|m| !plain(m) && wanted(self.chess.outcome(m, &make(&s.pos, m), false)))
-                .or((first < ms.len()).then_some(first))
-                .map_or(retro_engine::game::NO_MOVE, |k| k as u8 + 1)
+                .find(|(_, m)| wanted(self.chess.outcome(m, &make(&s.pos, m), false)))
+                .map(|&(k, _)| k)
+                .or(found)
+                .map_or(retro_engine::game::NO_MOVE, |k| k as u8)
         })
     }
 
