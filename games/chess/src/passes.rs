@@ -66,8 +66,8 @@ impl<'a> ChessPasses<'a> {
 }
 
 thread_local! {
-    /// A move list per worker thread: the start, best-move and slowest-exit passes list
-    /// the moves of every slot, and an allocation each would cost as much as the listing.
+    /// A move list per worker thread: the start and slowest-exit passes list moves of
+    /// every slot they see, and an allocation each would cost as much as the listing.
     static MOVES: RefCell<Vec<Move>> = RefCell::new(Vec::with_capacity(128));
     /// The best-move pass's moves that leave the table, with their rank, met before the
     /// first ordinary move achieving the value.
