@@ -254,13 +254,17 @@ fn solve_tier<G: Game>(
         opts.progress.advance(lost.len() as u64);
         let mut won: Vec<u64> = lost
             .par_iter()
-            .fold(Vec::new, |mut out, &q| {
-                for p in unmoves(st, t, q) {
-                    try_win(p, &mut out);
-                }
-                out
-            })
-            .flatten()
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut out, mut preds), &q| {
+                    unmoves(st, t, q, &mut preds);
+                    for &p in &preds {
+                        try_win(p, &mut out);
+                    }
+                    (out, preds)
+                },
+            )
+            .flat_map(|(out, _)| out)
             .collect();
         for p in take(&mut seeds.exit_win, d) {
             try_win(p, &mut won);
@@ -283,16 +287,19 @@ fn solve_tier<G: Game>(
         opts.progress.advance(was_won.len() as u64);
         let mut next: Vec<u64> = was_won
             .par_iter()
-            .fold(Vec::new, |mut out, &q| {
-                let mut preds = unmoves(st, t, q);
-                preds.sort_unstable();
-                preds.dedup();
-                for p in preds {
-                    try_lose(p, &mut out);
-                }
-                out
-            })
-            .flatten()
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut out, mut preds), &q| {
+                    unmoves(st, t, q, &mut preds);
+                    preds.sort_unstable();
+                    preds.dedup();
+                    for &p in &preds {
+                        try_lose(p, &mut out);
+                    }
+                    (out, preds)
+                },
+            )
+            .flat_map(|(out, _)| out)
             .collect();
         for p in take(&mut seeds.dec, d) {
             try_lose(p, &mut next);
@@ -317,13 +324,13 @@ fn solve_tier<G: Game>(
     Ok(())
 }
 
-/// The predecessors of `q` in tier `t` (duplicates possible).
-fn unmoves<G: Game>(st: &State<G>, t: u8, q: u64) -> Vec<u64> {
+/// The predecessors of `q` in tier `t` (duplicates possible), into `preds` (cleared
+/// first: one list per worker, not an allocation per position).
+fn unmoves<G: Game>(st: &State<G>, t: u8, q: u64, preds: &mut Vec<u64>) {
     let pos = st.game.decode(q).expect("queued positions decode");
-    let mut preds = Vec::new();
-    st.game.predecessors(&pos, &mut preds);
+    preds.clear();
+    st.game.predecessors(&pos, preds);
     preds.retain(|&p| st.tier.get(p as usize) == Some(&t));
-    preds
 }
 
 /// The first pass over the tier-`t` slots of `lo..hi`: terminal values, move counters,

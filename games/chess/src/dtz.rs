@@ -267,16 +267,16 @@ impl Game for ChessDtz {
 
     /// The un-moves of every piece but a pawn: a pawn move zeroes, so it is a restart,
     /// which the solver follows from the mover's side.
+    /// A pawn's un-move is left out: a pawn move zeroes the count, so the position before
+    /// it is in another tier. The positions are encoded as they are made, not listed.
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
-        let mut v = Vec::with_capacity(64);
-        super::moves::unmoves(pos, &mut v);
         let swapped = self.chess.swapped(pos);
-        let pawns = pos.roles[Role::Pawn as usize];
-        out.extend(
-            v.iter()
-                .filter(|p| p.roles[Role::Pawn as usize] == pawns)
-                .map(|p| self.chess.encode_as(p, swapped)),
-        );
+        super::moves::each_unmove(pos, |role, now, before| {
+            if role != Role::Pawn {
+                let b = super::moves::unmade(pos, role, now, before);
+                out.push(self.chess.encode_as(&b, swapped));
+            }
+        });
     }
 
     fn images(&self, pos: &Position) -> Vec<Position> {

@@ -399,17 +399,22 @@ pub fn en_passant_after(after: &Position, m: &Move) -> Vec<Move> {
 /// no promotions) and is an ordinary move (a double step allowing en passant is not: see
 /// the module documentation). Duplicates are possible only through symmetry.
 pub fn unmoves(pos: &Position, out: &mut Vec<Position>) {
-    let mover = pos.turn.other();
     each_unmove(pos, |role, now, before| {
-        let mut b = *pos;
-        let both = bb(now) | bb(before);
-        b.roles[role as usize] ^= both;
-        b.colors[mover as usize] ^= both;
-        b.turn = mover;
-        b.ep = None;
-        debug_assert!(b.check().is_ok());
-        out.push(b);
+        out.push(unmade(pos, role, now, before))
     });
+}
+
+/// The position before the un-move [`each_unmove`] gives as `(role, now, before)`.
+pub fn unmade(pos: &Position, role: Role, now: Square, before: Square) -> Position {
+    let mover = pos.turn.other();
+    let mut b = *pos;
+    let both = bb(now) | bb(before);
+    b.roles[role as usize] ^= both;
+    b.colors[mover as usize] ^= both;
+    b.turn = mover;
+    b.ep = None;
+    debug_assert!(b.check().is_ok());
+    b
 }
 
 /// [`unmoves`] as the squares of the piece that moved back: `f(role, now, before)` for each
