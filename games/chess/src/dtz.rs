@@ -266,9 +266,8 @@ impl Game for ChessDtz {
     }
 
     /// The un-moves of every piece but a pawn: a pawn move zeroes, so it is a restart,
-    /// which the solver follows from the mover's side.
-    /// A pawn's un-move is left out: a pawn move zeroes the count, so the position before
-    /// it is in another tier. The positions are encoded as they are made, not listed.
+    /// which the solver follows from the mover's side. Each position before is encoded as
+    /// it is made, not listed first.
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
         let swapped = self.chess.swapped(pos);
         super::moves::each_unmove(pos, |role, now, before| {
