@@ -495,18 +495,22 @@ mod tests {
         }
     }
 
+    /// A seeded xorshift generator: the same draws on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The lookups against the ray walk they replaced, on every square: every occupancy of
     /// the squares a bishop or rook there sees on an empty board (with random pieces
     /// elsewhere, the slider's own square included), then random boards of four densities.
     #[test]
     fn sliders_match_the_ray_walk() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let mut cases = 0u32;
         let mut check = |sq: Square, occ: u64| {
             let b = slide(&RAYS, sq, occ);
@@ -581,13 +585,7 @@ mod tests {
     /// skipped untried: they rarely spread the relevant squares enough.
     #[test]
     fn magics_come_from_the_seeded_search() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         // `tried[i] == attempt` marks `slot[i]` as filled during the current attempt, which
         // saves clearing the slots for each of the million and a half candidates.
         let mut slot = vec![0u64; 4096];

@@ -58,14 +58,6 @@ pub(super) fn targets(pos: &Position, color: Color, role: Role, from: Square, oc
     t & !own
 }
 
-/// Every pseudo-legal move, in move order.
-fn pseudo(pos: &Position, out: &mut Vec<Move>) {
-    walk_pseudo(pos, true, &mut |m| {
-        out.push(m);
-        true
-    });
-}
-
 /// `f` on every pseudo-legal move in move order, until it returns false (then false).
 /// Without `quiet`, only the moves that change the material (captures, promotions) and
 /// the double steps: what a solver must look up elsewhere, the rest being index
@@ -229,18 +221,10 @@ pub fn with_legal_moves<R>(pos: &Position, f: impl FnOnce(&[Move]) -> R) -> R {
 
 /// Every legal move of `pos`, in move order.
 pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
-    let start = out.len();
-    pseudo(pos, out);
-    let safety = Safety::new(pos);
-    let mut k = start;
-    for i in start..out.len() {
-        let m = out[i];
-        if safety.allows(pos, &m) {
-            out[k] = m;
-            k += 1;
-        }
-    }
-    out.truncate(k);
+    walk_legal(pos, |m| {
+        out.push(*m);
+        true
+    });
 }
 
 /// What decides whether a pseudo-legal move leaves the mover's king safe, computed once
@@ -357,9 +341,8 @@ pub fn has_move(pos: &Position) -> bool {
         return true;
     }
     let safety = Safety::with_danger(pos, danger);
-    let mut v = Vec::with_capacity(64);
-    pseudo(pos, &mut v);
-    v.iter().any(|m| safety.allows(pos, m))
+    // The walk stops (returns false) at the first legal move.
+    !walk_pseudo(pos, true, &mut |m| !safety.allows(pos, &m))
 }
 
 /// Checkmate `Loss(0)`, stalemate `Draw`, or `None` if the side to move has a move.
