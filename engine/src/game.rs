@@ -515,6 +515,9 @@ pub enum SolveError {
     TooManyThreads { threads: usize, max: usize },
     #[error("{0}")]
     Game(String),
+    /// The solver's arrays could not be mapped.
+    #[error("cannot get {bytes} bytes of memory for the solver's arrays: {source}")]
+    Memory { bytes: u64, source: std::io::Error },
 }
 
 /// Why a position typed by a user was refused.

@@ -4,10 +4,11 @@
 //! ([`registry`]). It depends on no game: each family is its own crate under `games/`,
 //! on this one, and the program (`retro`) lists them.
 //!
-//! Layers, each importing only those before it: [`error`] and [`progress`]; [`game`];
-//! [`table`] and [`solve`]; [`probe`], [`present`], [`generate`], [`rebuild`],
-//! [`summary`], [`selftest`], [`verify`]; [`plugin`] and [`registry`].
+//! Layers, each importing only those before it: [`error`], [`progress`], [`memory`] and
+//! [`disk`]; [`game`]; [`table`] and [`solve`]; [`probe`], [`present`], [`generate`],
+//! [`rebuild`], [`summary`], [`selftest`], [`verify`]; [`plugin`] and [`registry`].
 
+pub mod disk;
 pub mod error;
 pub mod game;
 pub mod generate;

@@ -132,8 +132,10 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         None => retro::memory::available().map(|n| (n, "MemAvailable")),
     };
     // Which tables are missing, and whether they fit, before anything is written: a
-    // damaged table in the way, or one too big for this machine, stops the run at once.
-    let set = set::plan(&targets, metric.metrics(), &a.out, memory)?;
+    // damaged table in the way, or tables too big for this machine's memory or disk, stop
+    // the run at once.
+    let disk = retro::disk::available(&a.out);
+    let set = set::plan(&targets, metric.metrics(), &a.out, memory, disk)?;
     let total = set.order.len();
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);

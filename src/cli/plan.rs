@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Result};
 
-use retro::chess::material::{Material, MAX_PIECES};
+use retro::chess::material::{Material, SET_PIECES};
 use retro::chess::plan;
 
 /// Options of `retro plan`.
@@ -48,8 +48,11 @@ pub fn targets(materials: &[String], all: Option<usize>) -> Result<Vec<Material>
             .iter()
             .map(|m| Material::parse(m))
             .collect::<Result<Vec<_>, _>>()?,
-        ([], Some(n)) if (3..=MAX_PIECES).contains(&n) => Material::all(n),
-        ([], Some(n)) => bail!("--all takes 3, 4 or 5 (pieces, kings included), not {n}"),
+        ([], Some(n)) if (3..=SET_PIECES).contains(&n) => Material::all(n),
+        ([], Some(n)) => bail!(
+            "--all takes 3, 4 or 5 (pieces, kings included), not {n}: 6-piece tables are \
+             made one material at a time (`retro generate chess KRRvKRR`)"
+        ),
         _ => bail!("give one material or more (e.g. `KQvKR`), or `--all N`, not both"),
     };
     if targets.iter().any(|t| t.is_bare_kings()) {

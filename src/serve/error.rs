@@ -38,7 +38,7 @@ pub enum ApiError {
     /// Lichess API: a FEN of a position that cannot occur.
     #[error("illegal position: {0}")]
     IllegalPosition(String),
-    /// Lichess API: no table holds the position (its material, more than 5 pieces, or
+    /// Lichess API: no table holds the position (its material, more than 6 pieces, or
     /// castling rights).
     #[error("{0}")]
     NotInTablebase(String),

@@ -6,7 +6,7 @@
 //! | `GET /api/tables` | the tables served, with parameters, sizes and statistics |
 //! | `GET /api/tables/<name>/stats.json` | a table's histogram, longest positions and checksums ([`stats`]) |
 //! | `GET /api/probe/<table>?position=<text>` | the probe JSON of `retro probe --json`; 400 for a malformed or illegal position, 404 for an unknown table (naming the command that makes it) |
-//! | `GET /api/chess/materials` | every chess material up to 5 pieces, each marked present or not (the viewer's material picker) |
+//! | `GET /api/chess/materials` | every chess material up to 5 pieces, and any larger table present, each marked present or not (the viewer's material picker) |
 //! | `GET /tables/<file>` | the raw table files (Range, ETag, conditional GET), nothing outside the folder |
 //! | `GET /standard?fen=…`, `GET /standard/mainline?fen=…` | the Lichess tablebase API over the chess tables ([`lichess`]) |
 //!

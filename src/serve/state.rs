@@ -150,12 +150,19 @@ impl AppState {
     }
 }
 
-/// `GET /api/chess/materials`: every chess material up to the generator's limit, each
-/// marked present when `tables` holds its table.
+/// `GET /api/chess/materials`: every chess material of a whole set (up to 5 pieces), then
+/// the larger ones `tables` holds, each marked present when `tables` holds its table.
 fn materials_json(tables: &HashMap<String, Served>) -> axum::body::Bytes {
-    use crate::chess::material::{Material, MAX_PIECES};
-    let materials = Material::all(MAX_PIECES)
+    use crate::chess::material::{Material, MAX_PIECES, SET_PIECES};
+    let mut larger: Vec<Material> = tables
+        .keys()
+        .filter_map(|name| Material::parse(name).ok())
+        .filter(|m| m.count() > SET_PIECES && m.is_canonical())
+        .collect();
+    larger.sort_by_key(|m| m.to_string());
+    let materials = Material::all(SET_PIECES)
         .into_iter()
+        .chain(larger)
         .map(|m| {
             let name = m.to_string();
             MaterialEntry {

@@ -188,7 +188,20 @@ fn bad_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["generate", "chess", "KQRBvKR", "--out", d], "6 pieces"),
+        (&["generate", "chess", "KQRBvKRN", "--out", d], "7 pieces"),
+        // A 6-piece table is refused up front where its memory is not there.
+        (
+            &[
+                "generate",
+                "chess",
+                "KQRBvKR",
+                "--max-memory",
+                "4G",
+                "--out",
+                d,
+            ],
+            "KQRBvKR needs about 20.59 GiB of memory",
+        ),
         (
             &["generate", "chess", "QvKR", "--out", d],
             "exactly one king",
@@ -242,7 +255,7 @@ fn bad_input_is_refused() {
                 "--tables",
                 d,
             ],
-            "more than 5 pieces",
+            "more than 6 pieces",
         ),
     ];
     for (args, want) in cases {

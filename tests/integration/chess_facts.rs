@@ -151,8 +151,10 @@ fn every_material_conforms() {
     }
     assert!(checked > 2_000, "{checked} legal slots");
     // Denser on what the passes' index arithmetic treats apart: twins, pawns on both sides
-    // (en passant), symmetric king pairs (one in eight pawnless slots).
-    for name in ["KRRvKR", "KPPvKP", "KNNvKB", "KPvKP", "KQvKR", "KBPvKN"] {
+    // (en passant), symmetric king pairs (one in eight pawnless slots), 6 pieces.
+    for name in [
+        "KRRvKR", "KPPvKP", "KNNvKB", "KPvKP", "KQvKR", "KBPvKN", "KRRvKRR", "KQBvKRN", "KRPvKBP",
+    ] {
         let g = Chess::rules_only(&Material::parse(name).unwrap());
         let (moves, passes) = (GamePasses(&g), g.passes());
         let mut i = 104_729 % g.size();

@@ -14,10 +14,10 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
-/// Materials covering every piece kind, pawns on both sides, twins and 5 pieces.
+/// Materials covering every piece kind, pawns on both sides, twins, 5 and 6 pieces.
 const MATERIALS: &[&str] = &[
     "KQvK", "KRvKP", "KPvKP", "KBNvK", "KQRvKR", "KRPvKR", "KPPvKP", "KNNvKB", "KQvKQ", "KBBvKN",
-    "KPPvKN", "KQPvKB",
+    "KPPvKN", "KQPvKB", "KRRvKRR", "KQBvKRN", "KRPvKBP",
 ];
 
 /// A random placement of `m` (legal or not), either side to move; pawns off the back ranks.

@@ -614,7 +614,7 @@ async fn bad_input_gets_lichess_style_errors() {
             "required table not found: KQvKR",
         ),
         (
-            "/standard?fen=4k3/8/8/8/8/8/8/KQRBN3_w",
+            "/standard?fen=4k3/8/8/8/8/8/8/KQRBNN2_w",
             404,
             "too many pieces",
         ),

@@ -4,6 +4,7 @@
 //! solvers.
 
 mod ascending;
+pub mod huge;
 pub mod one_byte;
 pub mod restart;
 pub mod two_queue;

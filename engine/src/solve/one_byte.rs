@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 use bitvec::prelude::*;
 use rayon::prelude::*;
 
+use super::huge::HugeArray;
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Records, SolveOptions, Value, NO_MOVE};
 
@@ -101,11 +102,17 @@ const UNKNOWN: u8 = 1;
 const CHUNK: usize = 1 << 14;
 
 /// One bit a slot, set and cleared by many threads.
-struct Bits(Vec<AtomicU64>);
+struct Bits(HugeArray<AtomicU64>);
 
 impl Bits {
-    fn new(n: usize) -> Bits {
-        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    fn new(n: usize) -> Result<Bits, SolveError> {
+        let words = n.div_ceil(64);
+        Ok(Bits(HugeArray::zeroed(words).map_err(|source| {
+            SolveError::Memory {
+                bytes: words as u64 * 8,
+                source,
+            }
+        })?))
     }
     fn get(&self, i: usize) -> bool {
         self.0[i / 64].load(Relaxed) >> (i % 64) & 1 != 0
@@ -117,7 +124,7 @@ impl Bits {
 
 struct State<'a, P> {
     passes: &'a P,
-    value: Vec<AtomicU8>,
+    value: HugeArray<AtomicU8>,
     /// Never lost: a move out of the table holds the draw.
     keep: Bits,
     /// Candidates for a loss at the current depth.
@@ -292,7 +299,7 @@ impl<P: Passes> State<'_, P> {
 /// streams it.
 pub struct Solved<P> {
     passes: P,
-    value: Vec<AtomicU8>,
+    value: HugeArray<AtomicU8>,
     illegal: BitVec,
 }
 
@@ -335,9 +342,12 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let progress = opts.progress;
     let mut st = State {
         passes: &passes,
-        value: (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect(),
-        keep: Bits::new(n),
-        cand: Bits::new(n),
+        value: HugeArray::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
+            bytes: n as u64,
+            source,
+        })?,
+        keep: Bits::new(n)?,
+        cand: Bits::new(n)?,
         present: (0..n.div_ceil(CHUNK))
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),

@@ -1,4 +1,4 @@
-//! Chess endgames of any material up to 5 pieces: one table per material, distance to mate
+//! Chess endgames of any material up to 6 pieces: one table per material, distance to mate
 //! and best move for every position, both sides to move.
 //!
 //! Captures and promotions leave the table: their values are read from the sub-tables'

@@ -71,8 +71,15 @@ impl Color {
     }
 }
 
-/// The most pieces a table may have, kings included.
-pub const MAX_PIECES: usize = 5;
+/// The most pieces a table may have, kings included: the index holds four pieces beside
+/// the kings. Whether one can be made here is the memory's and the disk's to say
+/// ([`super::plan::estimate`]): a 6-piece table without pawns takes about 20 GB of memory
+/// and a 31 GB file.
+pub const MAX_PIECES: usize = 6;
+
+/// The most pieces of a whole set (`--all`, the viewer's material list): the 6-piece set
+/// would take terabytes, so 6-piece tables are made one material at a time.
+pub const SET_PIECES: usize = 5;
 
 /// The pieces of both sides, kings excluded, each side strongest first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -308,8 +315,8 @@ mod tests {
             );
         }
         assert!(matches!(
-            Material::parse("KQRBvKR"),
-            Err(MaterialError::TooMany { count: 6, .. })
+            Material::parse("KQRBvKRN"),
+            Err(MaterialError::TooMany { count: 7, .. })
         ));
         assert!(matches!(
             Material::parse("QvKR"),

@@ -213,6 +213,52 @@ pub fn check_memory(
     Ok(())
 }
 
+/// A set of tables too big for the disk their files go to.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the {count} table file(s) to make take {needed} of disk ({largest}: {largest_bytes}), and {available} is free in {dir}: free some, or give --out a folder on a larger disk", needed = Bytes(*.needed), largest_bytes = Bytes(*.largest_bytes), available = Bytes(*.available), dir = .dir.display())]
+pub struct NoRoom {
+    pub count: usize,
+    pub needed: u64,
+    /// The largest of them, and its size.
+    pub largest: String,
+    pub largest_bytes: u64,
+    pub available: u64,
+    pub dir: std::path::PathBuf,
+}
+
+/// Refuse, before anything is written, a set of tables (`to_make`) whose files together
+/// take more than the `available` bytes of `dir`'s disk. Each file is written whole
+/// beside the others (a temporary file renamed), so the sum is what the run needs.
+pub fn check_disk(
+    to_make: &[(Material, retro_engine::table::Metric)],
+    available: u64,
+    dir: &Path,
+) -> Result<(), NoRoom> {
+    let sizes: Vec<(String, u64)> = to_make
+        .iter()
+        .map(|(m, k)| {
+            let m = m.canonical().0;
+            (super::subtables::table_name(&m, *k), file_bytes(&m, 0))
+        })
+        .collect();
+    let needed: u64 = sizes.iter().map(|s| s.1).sum();
+    if needed <= available {
+        return Ok(());
+    }
+    let (largest, largest_bytes) = sizes
+        .into_iter()
+        .max_by_key(|s| s.1)
+        .expect("a positive sum has a term");
+    Err(NoRoom {
+        count: to_make.len(),
+        needed,
+        largest,
+        largest_bytes,
+        available,
+        dir: dir.to_path_buf(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +330,25 @@ mod tests {
         let m = Material::parse("KQRvKR").unwrap();
         assert_eq!(file_bytes(&m, 190), file_bytes(&m, 0));
         assert_eq!(file_bytes(&m, 257), file_bytes(&m, 0) + 4096);
+    }
+
+    #[test]
+    fn a_set_too_big_for_the_disk_is_refused_naming_its_largest_table() {
+        let dtm = retro_engine::table::Metric::Dtm;
+        let six = Material::parse("KRRvKRR").unwrap();
+        // 462 king pairs x 64^4 squares a side, 2 bytes a slot: a 31 GB file.
+        let file = estimate(&six, dtm).file_bytes;
+        let section = 462 * 64u64.pow(4) * 2;
+        assert_eq!(file, 4096 + align_up(section) + section);
+        let set = [(Material::parse("KRRvKR").unwrap(), dtm), (six, dtm)];
+        let dir = Path::new("tables");
+        let need = file + estimate(&set[0].0, dtm).file_bytes;
+        assert!(check_disk(&set, need, dir).is_ok());
+        let e = check_disk(&set, need - 1, dir).unwrap_err();
+        assert_eq!((e.count, e.needed, e.largest_bytes), (2, need, file));
+        assert_eq!(e.largest, "KRRvKRR");
+        let text = e.to_string();
+        assert!(text.contains("KRRvKRR") && text.contains("GiB"), "{text}");
     }
 
     #[test]

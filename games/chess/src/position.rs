@@ -69,7 +69,7 @@ impl Illegality {
             Illegality::PawnOnBackRank => "a pawn is on the first or last rank",
             Illegality::AdjacentKings => "kings are adjacent",
             Illegality::CheckNotToMove => "the side not to move is in check",
-            Illegality::TooManyPieces => "more than 5 pieces",
+            Illegality::TooManyPieces => "more than 6 pieces",
         }
     }
 
@@ -196,7 +196,7 @@ impl Position {
         Material::from_roles(side(Color::White), side(Color::Black))
     }
 
-    /// The legality rules: one king each, at most 5 pieces, no pawn on the first or last
+    /// The legality rules: one king each, at most 6 pieces, no pawn on the first or last
     /// rank, kings apart, the side not to move not in check.
     pub fn check(&self) -> Result<(), Illegality> {
         for c in [Color::White, Color::Black] {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::material::Material;
-use super::plan::{check_memory, closure, present_metric, TooBig};
+use super::plan::{check_disk, check_memory, closure, present_metric, NoRoom, TooBig};
 use super::subtables::table_name;
 use retro_engine::table::{Metric, TableError};
 
@@ -29,6 +29,8 @@ pub enum SetError {
     InTheWay { name: String, source: TableError },
     #[error(transparent)]
     TooBig(#[from] TooBig),
+    #[error(transparent)]
+    NoRoom(#[from] NoRoom),
 }
 
 /// The name of an entry's table (`KQvKR`, `KQvKR.dtz`).
@@ -39,12 +41,14 @@ pub fn name(entry: &Entry) -> String {
 /// The set of `targets` and every table they read, each material's tables in the order of
 /// `metrics` (DTM before DTZ: a DTZ table reads its sub-materials' DTZ tables, which come
 /// first). `memory`, the bytes this run may use and where that figure came from, refuses a
-/// missing table whose estimated peak is larger.
+/// missing table whose estimated peak is larger; `disk`, the bytes free where `dir` is,
+/// refuses missing tables whose files take more together.
 pub fn plan(
     targets: &[Material],
     metrics: &[Metric],
     dir: &Path,
     memory: Option<(u64, &str)>,
+    disk: Option<u64>,
 ) -> Result<Set, SetError> {
     let order: Vec<Entry> = closure(targets)
         .into_iter()
@@ -63,6 +67,9 @@ pub fn plan(
     }
     if let Some((available, source_of)) = memory {
         check_memory(&missing, available, source_of)?;
+    }
+    if let Some(free) = disk {
+        check_disk(&missing, free, dir)?;
     }
     Ok(Set { order, missing })
 }

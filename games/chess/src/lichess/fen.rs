@@ -67,7 +67,7 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
 fn refused(e: PositionError) -> LichessError {
     match e {
         PositionError::Illegal(r) if r == Illegality::TooManyPieces.text() => {
-            LichessError::NotInTablebase("too many pieces (retro's tables have up to 5)".into())
+            LichessError::NotInTablebase("too many pieces (retro's tables have up to 6)".into())
         }
         PositionError::Illegal(r) => LichessError::IllegalPosition(r),
         PositionError::Malformed(r) => {

@@ -10,7 +10,7 @@
 //! | `GET /standard/mainline?fen=<FEN>` | [`types::MainlineResponse`]: the line of best moves to mate (DTZ-optimal where DTZ tables answer) |
 //!
 //! Errors are plain text, as lila-tablebase sends them: 400 for a malformed FEN or an
-//! illegal position, 404 for a material with no table (or more than 5 pieces, or usable
+//! illegal position, 404 for a material with no table (or more than 6 pieces, or usable
 //! castling rights). DTZ comes from the DTZ tables served beside the DTM tables
 //! (`KQvKR.dtz`, [`dtz`]), exact; without them, what retro cannot know exactly (DTZ outside
 //! the materials where it is DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
@@ -65,7 +65,7 @@ pub enum LichessError {
     /// A FEN of a position that cannot occur.
     #[error("illegal position: {0}")]
     IllegalPosition(String),
-    /// No table can hold the position (more than 5 pieces, castling rights).
+    /// No table can hold the position (more than 6 pieces, castling rights).
     #[error("{0}")]
     NotInTablebase(String),
     /// The material's table is not served (the server names the command that makes it).
