@@ -200,7 +200,7 @@ fn bad_input_is_refused() {
                 "--out",
                 d,
             ],
-            "KQRBvKR needs about 20.59 GiB of memory",
+            "GiB of memory to generate, and 4.00 GiB is available (--max-memory)",
         ),
         (
             &["generate", "chess", "QvKR", "--out", d],

@@ -35,6 +35,20 @@ struct Slot {
     pair: Option<Index>,
 }
 
+/// A piece's move as a change of slot ([`ChessPasses::step`]).
+enum Step {
+    /// A piece without a twin, the kings fixing the orientation: its digit changes.
+    Digit { base: Index, stride: Index },
+    /// A king, from a pair only the identity makes canonical: the pair's digit changes
+    /// when the new pair is such a pair too.
+    King { white: bool, base: Index },
+    /// A king from another pair: the slot is worked out anew.
+    KingAnew { white: bool },
+    /// A twin, or any piece when the kings do not fix the orientation: piece `k`'s
+    /// square changes and the slot is worked out anew.
+    Anew { k: usize },
+}
+
 pub struct ChessPasses<'a> {
     chess: &'a Chess,
     /// Per piece: what one square more adds to the index, and whether an identical piece
@@ -106,31 +120,65 @@ impl ChessPasses<'_> {
         }
     }
 
-    /// The slot reached from `s` when the piece on `from` stands on `to` and `turn` is
-    /// to move (no capture: every other piece stays).
-    fn moved(&self, s: &Slot, turn: Color, from: Square, to: Square) -> Index {
+    /// How the slot changes when the piece on `from` moves, worked out once for all the
+    /// squares it may go to ([`ChessPasses::reach`]).
+    #[inline]
+    fn step(&self, s: &Slot, turn: Color, from: Square) -> Step {
+        let l = self.layout();
+        let side = if turn == Color::White { 0 } else { l.section };
+        let king = if from == s.wk {
+            Some(true)
+        } else if from == s.bk {
+            Some(false)
+        } else {
+            None
+        };
+        match (king, s.pair) {
+            (Some(white), Some(old)) => Step::King {
+                white,
+                base: side + s.at - old * l.pair_stride,
+            },
+            (Some(white), None) => Step::KingAnew { white },
+            (None, pair) => {
+                let n = l.pieces.len();
+                let k = s.sq[..n].iter().position(|&x| x == from).expect("a piece");
+                if pair.is_some() && !self.twin[k] {
+                    // A pawn's digit is its square less 8 either way: the difference holds.
+                    Step::Digit {
+                        base: side + s.at - from as Index * self.stride[k],
+                        stride: self.stride[k],
+                    }
+                } else {
+                    Step::Anew { k }
+                }
+            }
+        }
+    }
+
+    /// The slot reached by `step` (of a piece of `s`, `turn` then to move) to `to`.
+    #[inline]
+    fn reach(&self, s: &Slot, turn: Color, step: &Step, to: Square) -> Index {
         let l = self.layout();
         let n = l.pieces.len();
-        let (mut wk, mut bk, mut sq) = (s.wk, s.bk, s.sq);
-        let side = if turn == Color::White { 0 } else { l.section };
-        if from == wk || from == bk {
-            if from == wk {
-                wk = to;
-            } else {
-                bk = to;
+        match *step {
+            Step::Digit { base, stride } => base + to as Index * stride,
+            Step::King { white, base } => {
+                let (wk, bk) = if white { (to, s.bk) } else { (s.wk, to) };
+                match l.plain_pair(wk, bk) {
+                    Some(new) => base + new * l.pair_stride,
+                    None => l.slot_of(turn, wk, bk, &s.sq[..n]),
+                }
             }
-            if let (Some(old), Some(new)) = (s.pair, l.plain_pair(wk, bk)) {
-                return side + s.at - old * l.pair_stride + new * l.pair_stride;
+            Step::KingAnew { white } => {
+                let (wk, bk) = if white { (to, s.bk) } else { (s.wk, to) };
+                l.slot_of(turn, wk, bk, &s.sq[..n])
             }
-        } else {
-            let k = sq[..n].iter().position(|&x| x == from).expect("a piece");
-            if s.pair.is_some() && !self.twin[k] {
-                // A pawn's digit is its square less 8 either way: the difference holds.
-                return side + s.at + to as Index * self.stride[k] - from as Index * self.stride[k];
+            Step::Anew { k } => {
+                let mut sq = s.sq;
+                sq[k] = to;
+                l.slot_of(turn, s.wk, s.bk, &sq[..n])
             }
-            sq[k] = to;
         }
-        l.slot_of(turn, wk, bk, &sq[..n])
     }
 
     /// The legal moves of `pos`, in the thread's list.
@@ -187,8 +235,14 @@ impl Passes for ChessPasses<'_> {
     fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
         let s = self.slot(i);
         let mover = s.pos.turn.other();
+        // The un-moves come piece by piece: one step per piece.
+        let mut last: Option<(Square, Step)> = None;
         moves::each_unmove(&s.pos, |_, now, before| {
-            f(self.moved(&s, mover, now, before))
+            let step = match &last {
+                Some((at, step)) if *at == now => step,
+                _ => &last.insert((now, self.step(&s, mover, now))).1,
+            };
+            f(self.reach(&s, mover, step, before))
         });
     }
 
@@ -223,12 +277,13 @@ impl Passes for ChessPasses<'_> {
                 continue;
             }
             let from = s.sq[k];
+            let step = self.step(&s, next, from);
             if role != Role::Pawn {
                 let mut to_set = moves::targets(pos, us, role, from, occ) & empty;
                 while to_set != 0 {
                     let to = to_set.trailing_zeros() as Square;
                     to_set &= to_set - 1;
-                    if !ok(self.moved(&s, next, from, to)) && refutes(from, to, role) {
+                    if !ok(self.reach(&s, next, &step, to)) && refutes(from, to, role) {
                         return false;
                     }
                 }
@@ -239,7 +294,7 @@ impl Passes for ChessPasses<'_> {
             if empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
                 continue;
             }
-            if !ok(self.moved(&s, next, from, one)) && refutes(from, one, Role::Pawn) {
+            if !ok(self.reach(&s, next, &step, one)) && refutes(from, one, Role::Pawn) {
                 return false;
             }
             let start = rank(from) == if white { 1 } else { 6 };
@@ -255,7 +310,7 @@ impl Passes for ChessPasses<'_> {
                 };
                 // A double step that allows en passant is a link, checked apart.
                 if en_passant_after(&make(pos, &m), &m).is_empty()
-                    && !ok(self.moved(&s, next, from, two))
+                    && !ok(self.reach(&s, next, &step, two))
                     && refutes(from, two, Role::Pawn)
                 {
                     return false;
@@ -263,13 +318,14 @@ impl Passes for ChessPasses<'_> {
             }
         }
         let from = pos.king(us);
+        let step = self.step(&s, next, from);
         // Next to the other king is no slot at all.
         let mut to_set =
             moves::targets(pos, us, Role::King, from, occ) & empty & !KING[enemy_king as usize];
         while to_set != 0 {
             let to = to_set.trailing_zeros() as Square;
             to_set &= to_set - 1;
-            if !ok(self.moved(&s, next, from, to)) && refutes(from, to, Role::King) {
+            if !ok(self.reach(&s, next, &step, to)) && refutes(from, to, Role::King) {
                 return false;
             }
         }
@@ -287,11 +343,19 @@ impl Passes for ChessPasses<'_> {
             before.clear();
             let mut rank = 0usize;
             let mut found = None;
+            // The moves come piece by piece: one step per piece.
+            let mut last: Option<(Square, Step)> = None;
             moves::walk_legal(&s.pos, |m| {
                 rank += 1;
                 if m.converts() || m.is_double_step() {
                     before.push((rank, *m));
-                } else if wanted(Outcome::Index(self.moved(&s, next, m.from, m.to))) {
+                    return true;
+                }
+                let step = match &last {
+                    Some((at, step)) if *at == m.from => step,
+                    _ => &last.insert((m.from, self.step(&s, next, m.from))).1,
+                };
+                if wanted(Outcome::Index(self.reach(&s, next, step, m.to))) {
                     found = Some(rank);
                     return false;
                 }

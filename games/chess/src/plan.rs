@@ -78,10 +78,11 @@ pub fn present_metric(
 /// set, less the process and the mapped sub-tables).
 ///
 /// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and two bits while
-/// solving, then the value byte and one bit while the records are written: KQRvKR peaked
+/// solving, then the value byte and one bit while the records are written. KQRvKR peaked
 /// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
-/// process and the writer's buffers). Rounded up.
-const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.3;
+/// process and the writer's buffers); KRRvKRR (6 pieces) at 20,724,512 KiB resident for its
+/// 15.5 G slots, its mapped sub-tables included (1.34 bytes a slot without them).
+const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.35;
 /// DTZ, the restarting solver ([`retro_engine::solve::restart`]): a value byte and a move
 /// counter byte, then the value byte and the 2-byte record, plus the settled bits and the
 /// queues at their largest, as the two-queue solver's: pawnless KQvKR 4.8, KQRvKR 4.8;
