@@ -122,8 +122,8 @@ mod tests {
         assert_eq!(status("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), 404);
         assert_eq!(status("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"), 404);
         assert_eq!(status("4k3/8/8/8/8/8/8/R3K3 w K - 0 1"), 200);
-        // Six pieces: too many, as Lichess says of 8.
-        assert_eq!(status("4k3/8/8/8/8/8/8/KQRBN3 w - - 0 1"), 404);
+        // Seven pieces: too many, as Lichess says of 8.
+        assert_eq!(status("4k3/8/8/8/8/8/8/KQRBNN2 w - - 0 1"), 404);
         // Malformed and illegal: 400.
         for bad in [
             "",
