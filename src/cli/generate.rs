@@ -146,7 +146,15 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
             skipped += 1;
             continue;
         }
-        eprintln!("[{}/{total}] {name}", i + 1);
+        // What it will take, said before a solve that may run for half an hour.
+        let cost = retro::chess::plan::estimate(&entry.0, entry.1);
+        eprintln!(
+            "[{}/{total}] {name}: {} positions, about {} of memory, a {} file",
+            i + 1,
+            cost.positions,
+            retro::memory::Bytes(cost.memory_bytes),
+            retro::memory::Bytes(cost.file_bytes)
+        );
         generate_one(&name, &a.out, a.threads, a.compress)?;
         made += 1;
     }

@@ -29,9 +29,10 @@ fn sub_tables_first_then_resume() {
     let o = generate(dir.path(), &["KQvKR"]);
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    // Children first, one progress line per table.
-    let c = t.find("[3/3] KQvKR").expect(&t);
-    for child in ["] KRvK\n", "] KQvK\n"] {
+    // Children first, one progress line per table, with what it takes.
+    let c = t.find("[3/3] KQvKR: 3784704 positions, about ").expect(&t);
+    assert!(t[c..].contains("of memory, a 7.22 MiB file\n"), "{t}");
+    for child in ["] KRvK: ", "] KQvK: "] {
         assert!(t.find(child).expect(&t) < c, "{t}");
     }
     assert!(t.contains("longest 35 moves"), "{t}");
