@@ -80,8 +80,10 @@ pub fn present_metric(
 /// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and two bits while
 /// solving, then the value byte and one bit while the records are written. KQRvKR peaked
 /// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
-/// process and the writer's buffers); KRRvKRR (6 pieces) at 20,724,512 KiB resident for its
-/// 15.5 G slots, its mapped sub-tables included (1.34 bytes a slot without them).
+/// process and the writer's buffers). KRRvKRR (6 pieces, 15.5 G slots): arrays of 1.25 bytes
+/// a slot; its peak resident set, 20.7 to 22.4 GB over two runs, also counts mapped file
+/// pages the kernel may drop (the sub-tables, and the written table's while its checksums
+/// are read).
 const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.35;
 /// DTZ, the restarting solver ([`retro_engine::solve::restart`]): a value byte and a move
 /// counter byte, then the value byte and the 2-byte record, plus the settled bits and the
