@@ -18,9 +18,12 @@ impl Progress for Silent {
     fn advance(&self, _n: u64) {}
 }
 
-/// An indicatif progress bar on stderr (hidden when stderr is not a terminal).
+/// An indicatif progress bar on stderr. Where stderr is not a terminal (a log file, a
+/// batch job), indicatif draws nothing: each phase then gets one plain line with the time
+/// it starts at, so a long run in the background still says where it is.
 pub struct Bar {
     bar: indicatif::ProgressBar,
+    start: std::time::Instant,
 }
 
 impl Bar {
@@ -33,7 +36,10 @@ impl Bar {
             .expect("static template is valid")
             .progress_chars("=> "),
         );
-        Bar { bar }
+        Bar {
+            bar,
+            start: std::time::Instant::now(),
+        }
     }
 
     pub fn finish(&self) {
@@ -49,6 +55,12 @@ impl Default for Bar {
 
 impl Progress for Bar {
     fn phase(&self, name: &str, total: u64) {
+        if self.bar.is_hidden() {
+            eprintln!(
+                "  {name} (from {:.1} s)",
+                self.start.elapsed().as_secs_f64()
+            );
+        }
         self.bar.set_message(name.to_string());
         self.bar.set_length(total);
         self.bar.set_position(0);

@@ -32,6 +32,10 @@ fn sub_tables_first_then_resume() {
     // Children first, one progress line per table, with what it takes.
     let c = t.find("[3/3] KQvKR: 3784704 positions, about ").expect(&t);
     assert!(t[c..].contains("of memory, a 7.22 MiB file\n"), "{t}");
+    // Not a terminal: each phase of the solve says when it starts, in plain lines.
+    for phase in ["  retrograde (from ", "  best moves and writing (from "] {
+        assert!(t[c..].contains(phase), "{phase}: {t}");
+    }
     for child in ["] KRvK: ", "] KQvK: "] {
         assert!(t.find(child).expect(&t) < c, "{t}");
     }
