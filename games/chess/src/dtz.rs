@@ -23,7 +23,7 @@
 use std::path::Path;
 
 use super::material::{Color, Material, Role};
-use super::moves::{en_passant_after, has_move, legal_moves, make, walk_legal, Move};
+use super::moves::{en_passant_after, first_legal_rank, has_move, legal_moves, make, Move};
 use super::subtables::{self, SubTableError, SubTables};
 use super::{Chess, Position};
 use retro_engine::game::{
@@ -221,20 +221,9 @@ impl Game for ChessDtz {
         }
     }
 
-    /// The moves are walked in order and the walk stops at the first find: the moves
-    /// after it are neither listed nor tested.
     fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
         let swapped = self.chess.swapped(pos);
-        let (mut rank, mut found) = (0u8, retro_engine::game::NO_MOVE);
-        walk_legal(pos, |m| {
-            rank += 1;
-            if wanted(self.outcome(m, &make(pos, m), swapped)) {
-                found = rank;
-                return false;
-            }
-            true
-        });
-        found
+        first_legal_rank(pos, |m| wanted(self.outcome(m, &make(pos, m), swapped)))
     }
 
     /// As the DTM plug-in counts (see `Chess::count_successors`): where the king not to

@@ -384,18 +384,14 @@ impl Layout {
         let mut pos = Position::empty();
         pos.turn = turn;
         let mut occ = bb(wk) | bb(bk);
-        let mut add = |s: Square, c: Color, r: Role| {
-            pos.roles[r as usize] |= bb(s);
-            pos.colors[c as usize] |= bb(s);
-        };
-        add(wk, Color::White, Role::King);
-        add(bk, Color::Black, Role::King);
+        pos.place(wk, Color::White, Role::King);
+        pos.place(bk, Color::Black, Role::King);
         for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
             if occ & bb(s) != 0 {
                 return None;
             }
             occ |= bb(s);
-            add(s, c, role);
+            pos.place(s, c, role);
         }
         if pos.in_check(turn.other()) {
             return None;

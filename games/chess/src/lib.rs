@@ -329,11 +329,7 @@ impl Game for Chess {
 
     fn first_successor(&self, pos: &Position, wanted: &dyn Fn(Outcome) -> bool) -> u8 {
         let swapped = self.swapped(pos);
-        with_legal_moves(pos, |v| {
-            v.iter()
-                .position(|m| wanted(self.outcome(m, &make(pos, m), swapped)))
-                .map_or(retro_engine::game::NO_MOVE, |k| k as u8 + 1)
-        })
+        moves::first_legal_rank(pos, |m| wanted(self.outcome(m, &make(pos, m), swapped)))
     }
 
     fn count_successors(&self, pos: &Position, out: &mut Vec<Successor>) -> usize {

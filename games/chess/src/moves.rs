@@ -219,6 +219,22 @@ pub fn with_legal_moves<R>(pos: &Position, f: impl FnOnce(&[Move]) -> R) -> R {
     r
 }
 
+/// The 1-based rank, in move order, of the first legal move of `pos` for which `wanted`
+/// holds ([`NO_MOVE`](retro_engine::game::NO_MOVE) if none): the move byte of a best
+/// move. The walk stops there: the moves after it are neither listed nor tested.
+pub fn first_legal_rank(pos: &Position, mut wanted: impl FnMut(&Move) -> bool) -> u8 {
+    let (mut rank, mut found) = (0u8, retro_engine::game::NO_MOVE);
+    walk_legal(pos, |m| {
+        rank += 1;
+        if wanted(m) {
+            found = rank;
+            return false;
+        }
+        true
+    });
+    found
+}
+
 /// Every legal move of `pos`, in move order.
 pub fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
     walk_legal(pos, |m| {

@@ -39,11 +39,10 @@ struct Slot {
 enum Step {
     /// A piece without a twin, the kings fixing the orientation: its digit changes.
     Digit { base: Index, stride: Index },
-    /// A king, from a pair only the identity makes canonical: the pair's digit changes
-    /// when the new pair is such a pair too.
-    King { white: bool, base: Index },
-    /// A king from another pair: the slot is worked out anew.
-    KingAnew { white: bool },
+    /// A king. From a pair only the identity makes canonical (`base` is then the slot
+    /// less its pair's digit), the pair's digit changes when the new pair is such a pair
+    /// too; otherwise the slot is worked out anew.
+    King { white: bool, base: Option<Index> },
     /// A twin, or any piece when the kings do not fix the orientation: piece `k`'s
     /// square changes and the slot is worked out anew.
     Anew { k: usize },
@@ -100,15 +99,11 @@ impl ChessPasses<'_> {
         let pair = l.plain_pair(wk, bk);
         let mut pos = Position::empty();
         pos.turn = turn;
-        // A legal slot's squares are distinct: set bits, nothing to clear first.
-        let mut add = |s: Square, c: Color, r: Role| {
-            pos.roles[r as usize] |= bb(s);
-            pos.colors[c as usize] |= bb(s);
-        };
-        add(wk, Color::White, Role::King);
-        add(bk, Color::Black, Role::King);
+        // A legal slot's squares are distinct: nothing to clear first.
+        pos.place(wk, Color::White, Role::King);
+        pos.place(bk, Color::Black, Role::King);
         for (&(c, r), &s) in l.pieces.iter().zip(&sq) {
-            add(s, c, r);
+            pos.place(s, c, r);
         }
         Slot {
             pos,
@@ -134,11 +129,10 @@ impl ChessPasses<'_> {
             None
         };
         match (king, s.pair) {
-            (Some(white), Some(old)) => Step::King {
+            (Some(white), pair) => Step::King {
                 white,
-                base: side + s.at - old * l.pair_stride,
+                base: pair.map(|old| side + s.at - old * l.pair_stride),
             },
-            (Some(white), None) => Step::KingAnew { white },
             (None, pair) => {
                 let n = l.pieces.len();
                 let k = s.sq[..n].iter().position(|&x| x == from).expect("a piece");
@@ -155,6 +149,22 @@ impl ChessPasses<'_> {
         }
     }
 
+    /// The step of the piece on `from`, kept in `last` while the moves or un-moves come
+    /// from the same square (they come piece by piece).
+    #[inline]
+    fn step_from<'c>(
+        &self,
+        last: &'c mut Option<(Square, Step)>,
+        s: &Slot,
+        turn: Color,
+        from: Square,
+    ) -> &'c Step {
+        if !matches!(last, Some((at, _)) if *at == from) {
+            *last = Some((from, self.step(s, turn, from)));
+        }
+        &last.as_ref().expect("set above").1
+    }
+
     /// The slot reached by `step` (of a piece of `s`, `turn` then to move) to `to`.
     #[inline]
     fn reach(&self, s: &Slot, turn: Color, step: &Step, to: Square) -> Index {
@@ -164,14 +174,8 @@ impl ChessPasses<'_> {
             Step::Digit { base, stride } => base + to as Index * stride,
             Step::King { white, base } => {
                 let (wk, bk) = if white { (to, s.bk) } else { (s.wk, to) };
-                match l.plain_pair(wk, bk) {
-                    Some(new) => base + new * l.pair_stride,
-                    None => l.slot_of(turn, wk, bk, &s.sq[..n]),
-                }
-            }
-            Step::KingAnew { white } => {
-                let (wk, bk) = if white { (to, s.bk) } else { (s.wk, to) };
-                l.slot_of(turn, wk, bk, &s.sq[..n])
+                base.and_then(|b| Some(b + l.plain_pair(wk, bk)? * l.pair_stride))
+                    .unwrap_or_else(|| l.slot_of(turn, wk, bk, &s.sq[..n]))
             }
             Step::Anew { k } => {
                 let mut sq = s.sq;
@@ -235,13 +239,9 @@ impl Passes for ChessPasses<'_> {
     fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
         let s = self.slot(i);
         let mover = s.pos.turn.other();
-        // The un-moves come piece by piece: one step per piece.
-        let mut last: Option<(Square, Step)> = None;
+        let mut last = None;
         moves::each_unmove(&s.pos, |_, now, before| {
-            let step = match &last {
-                Some((at, step)) if *at == now => step,
-                _ => &last.insert((now, self.step(&s, mover, now))).1,
-            };
+            let step = self.step_from(&mut last, &s, mover, now);
             f(self.reach(&s, mover, step, before))
         });
     }
@@ -343,18 +343,14 @@ impl Passes for ChessPasses<'_> {
             before.clear();
             let mut rank = 0usize;
             let mut found = None;
-            // The moves come piece by piece: one step per piece.
-            let mut last: Option<(Square, Step)> = None;
+            let mut last = None;
             moves::walk_legal(&s.pos, |m| {
                 rank += 1;
                 if m.converts() || m.is_double_step() {
                     before.push((rank, *m));
                     return true;
                 }
-                let step = match &last {
-                    Some((at, step)) if *at == m.from => step,
-                    _ => &last.insert((m.from, self.step(&s, next, m.from))).1,
-                };
+                let step = self.step_from(&mut last, &s, next, m.from);
                 if wanted(Outcome::Index(self.reach(&s, next, step, m.to))) {
                     found = Some(rank);
                     return false;

@@ -122,6 +122,13 @@ impl Position {
 
     pub fn put(&mut self, sq: Square, color: Color, role: Role) {
         self.remove(sq);
+        self.place(sq, color, role);
+    }
+
+    /// [`Position::put`] on a square known to be empty: nothing to clear (decoding every
+    /// slot of a solve places its pieces this way).
+    #[inline]
+    pub fn place(&mut self, sq: Square, color: Color, role: Role) {
         self.roles[role as usize] |= bb(sq);
         self.colors[color as usize] |= bb(sq);
     }
