@@ -79,10 +79,16 @@ pub trait Passes: Sync {
     /// True if slot `i` holds a position (asked once per slot, after the solve).
     fn legal(&self, i: Index) -> bool;
     /// Every predecessor of legal slot `i` through a move inside the table that is not
-    /// [`Outcome::Augmented`] (a predecessor may come more than once).
+    /// [`Outcome::Augmented`] (a predecessor may come more than once). It may also name
+    /// slots that [`Passes::start`] calls [`Start::Illegal`]: the solver ignores them, so
+    /// a game need not test the legality of the positions it un-moves to.
     fn predecessors(&self, i: Index, f: impl FnMut(Index));
     /// Calls `ok` with the target of every move of slot `i` that stays inside the table
     /// and is not [`Outcome::Augmented`], until it returns false; false then, else true.
+    /// It may also name [`Start::Illegal`] slots, for moves that are not legal (chess: a
+    /// move leaving the mover's king attacked reaches a slot with the side to move able
+    /// to take that king): `ok` accepts them, so a game need not test its moves'
+    /// legality.
     fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool;
     /// The slowest win for the opponent, in plies, among the moves of slot `i` that leave
     /// the table (0 if none). Asked once per lost position, whose every such move is a win
@@ -93,10 +99,18 @@ pub trait Passes: Sync {
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
 }
 
-/// Marks a slot not yet solved, and illegal slots. Every byte is a value, so the draw
-/// byte serves: what is never reached ends a draw, and terminal draws and illegal slots
-/// are nobody's predecessor (they have no moves), so no pass ever looks at them.
+/// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
+/// never reached ends a draw, and terminal draws are nobody's predecessor (they have no
+/// moves), so no pass ever looks at them.
 const UNKNOWN: u8 = 1;
+
+/// Marks an illegal slot: the byte of a checkmate ([`Value::packed`] of `Loss(0)`), told
+/// apart by its `keep` bit, which a checkmate never has. An illegal slot is then neither
+/// unknown nor a win, so no pass changes it, and a move into it is not legal, which a
+/// forward check ignores. A checkmate as the target of a forward check is ignored too,
+/// rightly: a slot with a move to a checkmate is won in one ply before any check runs,
+/// so it is never a candidate.
+const ILLEGAL: u8 = 0;
 
 /// Slots per parallel work item: a multiple of 64 (one bitmap word per 64 slots).
 const CHUNK: usize = 1 << 14;
@@ -125,7 +139,7 @@ impl Bits {
 struct State<'a, P> {
     passes: &'a P,
     value: HugeArray<AtomicU8>,
-    /// Never lost: a move out of the table holds the draw.
+    /// Never lost: a move out of the table holds the draw; or illegal (with [`ILLEGAL`]).
     keep: Bits,
     /// Candidates for a loss at the current depth.
     cand: Bits,
@@ -228,18 +242,20 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// Check candidate `p` after the wins at `w` plies (= d + 1) are known: lost if every
-    /// move leads to a win for the opponent, the slowest deciding the depth.
+    /// move leads to a win for the opponent, the slowest deciding the depth. A move into
+    /// an [`ILLEGAL`] slot is not legal and does not count.
     fn check(&self, p: Index, w: u16) -> bool {
         let mut slowest = 0u16;
-        let all = self
-            .passes
-            .targets(p, |q| match Value::from_packed(self.get(q)) {
+        let all = self.passes.targets(p, |q| match self.get(q) {
+            ILLEGAL => true,
+            b => match Value::from_packed(b) {
                 Value::Win(a) if a <= w => {
                     slowest = slowest.max(a);
                     true
                 }
                 _ => false,
-            });
+            },
+        });
         if !all {
             return false;
         }
@@ -365,7 +381,10 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             let mut links = Vec::new();
             for i in lo..hi {
                 match st.passes.start(i as Index, &mut links)? {
-                    Start::Illegal => st.keep.set(i),
+                    Start::Illegal => {
+                        st.keep.set(i);
+                        st.value[i].store(ILLEGAL, Relaxed);
+                    }
                     Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
                         st.store(i as Index, UNKNOWN, v);
                         st.note_ahead(d);
@@ -418,6 +437,10 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         let won_new = Value::Loss(d).fits()
             && st.each_holding(Value::Loss(d).packed(), |q| {
                 let mut any = false;
+                if d == 0 && st.keep.get(q as usize) {
+                    // Not a checkmate: an illegal slot.
+                    return false;
+                }
                 st.passes
                     .predecessors(q, |p| any |= st.try_win(p, d + 1, false));
                 for l in st.links_to(q) {
@@ -483,12 +506,12 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         d += 1;
     }
 
-    // Illegal slots hold `UNKNOWN` like draws: tell them apart once, in a bitmap of its
-    // own once the solver's two are freed.
+    // Illegal slots hold the checkmates' byte with their `keep` bit set: the bitmap of the
+    // records' illegal slots, once the solver's candidates are freed.
     let State {
         value, keep, cand, ..
     } = st;
-    drop((keep, cand));
+    drop(cand);
     progress.phase("illegal positions", n as u64);
     let mut illegal = bitvec![usize, Lsb0; 0; n];
     illegal
@@ -499,11 +522,12 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             let bits = usize::BITS as usize;
             for j in 0..bits {
                 let i = k * bits + j;
-                if i < n && value[i].load(Relaxed) == UNKNOWN && !passes.legal(i as Index) {
+                if i < n && value[i].load(Relaxed) == ILLEGAL && keep.get(i) {
                     *word |= 1 << j;
                 }
             }
         });
+    drop(keep);
     Ok(Solved {
         passes,
         value,
@@ -641,8 +665,15 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
         v.dedup();
         v
     };
+    // The fast passes may name illegal slots besides (see [`Passes::predecessors`]).
     let pa = set(&|v| reference.predecessors(i, |p| v.push(p)));
-    let pb = set(&|v| fast.predecessors(i, |p| v.push(p)));
+    let pb = set(&|v| {
+        fast.predecessors(i, |p| {
+            if reference.legal(p) {
+                v.push(p)
+            }
+        })
+    });
     if pa != pb {
         return Err(format!(
             "slot {i}: predecessors {pa:?} by the moves, {pb:?} by the passes"
@@ -654,16 +685,18 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
             true
         });
     });
-    if !fast.targets(i, |q| ta.binary_search(&q).is_ok()) {
+    // Illegal slots the fast passes may name besides are accepted, as the solver does.
+    let known = |x: Index| ta.binary_search(&x).is_ok() || !reference.legal(x);
+    if !fast.targets(i, known) {
         return Err(format!("slot {i}: the passes refuse the targets {ta:?}"));
     }
-    if fast.targets(i, |_| false) != ta.is_empty() {
+    if fast.targets(i, |x| !reference.legal(x)) != ta.is_empty() {
         return Err(format!(
             "slot {i}: the passes' check ignores the targets {ta:?}"
         ));
     }
     for &q in &ta {
-        if fast.targets(i, |x| x != q && ta.binary_search(&x).is_ok()) {
+        if fast.targets(i, |x| x != q && known(x)) {
             return Err(format!(
                 "slot {i}: the passes' check passes without target {q}"
             ));

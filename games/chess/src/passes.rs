@@ -11,7 +11,9 @@
 
 use std::cell::RefCell;
 
-use super::board::{bb, rank, Square, KING};
+use super::board::{
+    bb, bishop_attacks, pawn_attacks, queen_attacks, rank, rook_attacks, Square, KING, KNIGHT,
+};
 use super::index::Layout;
 use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
@@ -20,13 +22,16 @@ use retro_engine::game::{Index, Outcome};
 use retro_engine::solve::one_byte::{Link, Passes, Start};
 use retro_engine::solve::SolveError;
 
-/// A stored slot on the board: its position and squares.
+/// A stored slot on the board: its squares, without a [`Position`] (built only where a
+/// move must be played out, [`ChessPasses::position`]).
 struct Slot {
-    pos: Position,
+    turn: Color,
     wk: Square,
     bk: Square,
     /// The pieces' squares in [`Layout::pieces`] order.
     sq: [Square; 4],
+    /// Every occupied square.
+    occ: u64,
     /// The slot's place in its section.
     at: Index,
     /// The king pair's number when the kings fix the orientation ([`Layout::plain_pair`]):
@@ -93,26 +98,69 @@ impl ChessPasses<'_> {
     }
 
     /// Slot `i`, which must hold a legal position.
+    #[inline]
     fn slot(&self, i: Index) -> Slot {
         let l = self.layout();
         let (turn, wk, bk, sq) = l.squares_of(i).expect("a slot of the table");
-        let pair = l.plain_pair(wk, bk);
-        let mut pos = Position::empty();
-        pos.turn = turn;
-        // A legal slot's squares are distinct: nothing to clear first.
-        pos.place(wk, Color::White, Role::King);
-        pos.place(bk, Color::Black, Role::King);
-        for (&(c, r), &s) in l.pieces.iter().zip(&sq) {
-            pos.place(s, c, r);
+        let mut occ = bb(wk) | bb(bk);
+        for &x in &sq[..l.pieces.len()] {
+            occ |= bb(x);
         }
         Slot {
-            pos,
+            turn,
             wk,
             bk,
             sq,
+            occ,
             at: if i < l.section { i } else { i - l.section },
-            pair,
+            pair: l.plain_pair(wk, bk),
         }
+    }
+
+    /// The position of slot `s`.
+    fn position(&self, s: &Slot) -> Position {
+        let mut pos = Position::empty();
+        pos.turn = s.turn;
+        // A legal slot's squares are distinct: nothing to clear first.
+        pos.place(s.wk, Color::White, Role::King);
+        pos.place(s.bk, Color::Black, Role::King);
+        for (&(c, r), &x) in self.layout().pieces.iter().zip(&s.sq) {
+            pos.place(x, c, r);
+        }
+        pos
+    }
+
+    /// The pawns of `color` in slot `s`.
+    fn pawns(&self, s: &Slot, color: Color) -> u64 {
+        let mut b = 0;
+        for (&(c, r), &x) in self.layout().pieces.iter().zip(&s.sq) {
+            if c == color && r == Role::Pawn {
+                b |= bb(x);
+            }
+        }
+        b
+    }
+
+    /// True if the double step of `mover`'s pawn from `from` to `to` lets the opponent
+    /// take en passant: `s` is the slot before the step (`before`) or after it. Only
+    /// when an enemy pawn stands beside `to` is the capture played out (pins).
+    fn allows_en_passant(&self, s: &Slot, mover: Color, from: Square, to: Square, before: bool) -> bool {
+        let behind = (from + to) / 2;
+        let takers = self.pawns(s, mover.other()) & pawn_attacks(mover == Color::White, behind);
+        if takers == 0 {
+            return false;
+        }
+        let m = Move {
+            role: Role::Pawn,
+            from,
+            to,
+            promotion: None,
+            capture: None,
+            en_passant: false,
+        };
+        let pos = self.position(s);
+        let after = if before { make(&pos, &m) } else { pos };
+        !en_passant_after(&after, &m).is_empty()
     }
 
     /// How the slot changes when the piece on `from` moves, worked out once for all the
@@ -236,35 +284,77 @@ impl Passes for ChessPasses<'_> {
         self.layout().decode(i).is_some()
     }
 
+    /// The un-moves of [`moves::each_unmove`] without its legality test: a position before
+    /// that is not legal (the side to move in `i` in check there) is an illegal slot,
+    /// which the solver ignores. Only the kings' distance is kept, since adjacent kings
+    /// have no slot.
     fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
         let s = self.slot(i);
-        let mover = s.pos.turn.other();
-        let mut last = None;
-        moves::each_unmove(&s.pos, |_, now, before| {
-            let step = self.step_from(&mut last, &s, mover, now);
-            f(self.reach(&s, mover, step, before))
-        });
+        let mover = s.turn.other();
+        let occ = s.occ;
+        let empty = !occ;
+        let pieces = &self.layout().pieces;
+        for k in 0..pieces.len() {
+            let (color, role) = pieces[k];
+            if color != mover {
+                continue;
+            }
+            let to = s.sq[k];
+            let step = self.step(&s, mover, to);
+            if role != Role::Pawn {
+                let mut from = piece_targets(role, to, occ) & empty;
+                while from != 0 {
+                    let fr = from.trailing_zeros() as Square;
+                    from &= from - 1;
+                    f(self.reach(&s, mover, &step, fr));
+                }
+                continue;
+            }
+            let white = mover == Color::White;
+            let r = rank(to);
+            if (white && r < 2) || (!white && r > 5) {
+                continue;
+            }
+            let one = if white { to - 8 } else { to + 8 };
+            if empty & bb(one) == 0 {
+                continue;
+            }
+            f(self.reach(&s, mover, &step, one));
+            if r == if white { 3 } else { 4 } {
+                let two = if white { one - 8 } else { one + 8 };
+                // A double step that allows en passant is a link, not an un-move.
+                if empty & bb(two) != 0 && !self.allows_en_passant(&s, mover, two, to, false) {
+                    f(self.reach(&s, mover, &step, two));
+                }
+            }
+        }
+        let (to, other) = if mover == Color::White {
+            (s.wk, s.bk)
+        } else {
+            (s.bk, s.wk)
+        };
+        let step = self.step(&s, mover, to);
+        let mut from = KING[to as usize] & empty & !KING[other as usize];
+        while from != 0 {
+            let fr = from.trailing_zeros() as Square;
+            from &= from - 1;
+            f(self.reach(&s, mover, &step, fr));
+        }
     }
 
-    /// Pseudo-legal moves first, legality only where it matters: a move whose target is
-    /// accepted needs no test, and only a move that would refute the check (its target
-    /// not accepted, illegal slots included) is played out to see if it is legal. Most
-    /// candidates are refuted by one of their first moves.
+    /// Pseudo-legal moves, no legality test: a move leaving the mover's king attacked
+    /// reaches an illegal slot, which the solver accepts. Most candidates are refuted by
+    /// one of their first moves.
     fn targets(&self, i: Index, mut ok: impl FnMut(Index) -> bool) -> bool {
         let s = self.slot(i);
-        let pos = &s.pos;
-        let us = pos.turn;
+        let us = s.turn;
         let next = us.other();
-        let occ = pos.occupied();
+        let occ = s.occ;
         let empty = !occ;
-        let enemy_king = pos.king(next);
-        // A legal move refutes; an illegal one (own king left in check) does not count.
-        let refutes = |from: Square, to: Square, role: Role| {
-            let mut b = *pos;
-            let both = bb(from) | bb(to);
-            b.roles[role as usize] ^= both;
-            b.colors[us as usize] ^= both;
-            !b.in_check(us)
+        let (own_king, enemy_king) = if us == Color::White {
+            (s.wk, s.bk)
+        } else {
+            (s.bk, s.wk)
         };
         // The pieces whose digits of the index weigh least come first and the king last:
         // their targets lie near this slot in memory, so the move that refutes is most
@@ -279,11 +369,11 @@ impl Passes for ChessPasses<'_> {
             let from = s.sq[k];
             let step = self.step(&s, next, from);
             if role != Role::Pawn {
-                let mut to_set = moves::targets(pos, us, role, from, occ) & empty;
+                let mut to_set = piece_targets(role, from, occ) & empty;
                 while to_set != 0 {
                     let to = to_set.trailing_zeros() as Square;
                     to_set &= to_set - 1;
-                    if !ok(self.reach(&s, next, &step, to)) && refutes(from, to, role) {
+                    if !ok(self.reach(&s, next, &step, to)) {
                         return false;
                     }
                 }
@@ -294,38 +384,28 @@ impl Passes for ChessPasses<'_> {
             if empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
                 continue;
             }
-            if !ok(self.reach(&s, next, &step, one)) && refutes(from, one, Role::Pawn) {
+            if !ok(self.reach(&s, next, &step, one)) {
                 return false;
             }
             let start = rank(from) == if white { 1 } else { 6 };
             let two = if white { one + 8 } else { one - 8 };
             if start && empty & bb(two) != 0 {
-                let m = Move {
-                    role: Role::Pawn,
-                    from,
-                    to: two,
-                    promotion: None,
-                    capture: None,
-                    en_passant: false,
-                };
                 // A double step that allows en passant is a link, checked apart.
-                if en_passant_after(&make(pos, &m), &m).is_empty()
+                if !self.allows_en_passant(&s, us, from, two, true)
                     && !ok(self.reach(&s, next, &step, two))
-                    && refutes(from, two, Role::Pawn)
                 {
                     return false;
                 }
             }
         }
-        let from = pos.king(us);
+        let from = own_king;
         let step = self.step(&s, next, from);
         // Next to the other king is no slot at all.
-        let mut to_set =
-            moves::targets(pos, us, Role::King, from, occ) & empty & !KING[enemy_king as usize];
+        let mut to_set = KING[from as usize] & empty & !KING[enemy_king as usize];
         while to_set != 0 {
             let to = to_set.trailing_zeros() as Square;
             to_set &= to_set - 1;
-            if !ok(self.reach(&s, next, &step, to)) && refutes(from, to, Role::King) {
+            if !ok(self.reach(&s, next, &step, to)) {
                 return false;
             }
         }
@@ -337,14 +417,15 @@ impl Passes for ChessPasses<'_> {
     /// are then worked out, each a probe of a sub-table.
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
         let s = self.slot(i);
-        let next = s.pos.turn.other();
+        let pos = self.position(&s);
+        let next = s.turn.other();
         BEFORE.with(|b| {
             let mut before = b.borrow_mut();
             before.clear();
             let mut rank = 0usize;
             let mut found = None;
             let mut last = None;
-            moves::walk_legal(&s.pos, |m| {
+            moves::walk_legal(&pos, |m| {
                 rank += 1;
                 if m.converts() || m.is_double_step() {
                     before.push((rank, *m));
@@ -359,7 +440,7 @@ impl Passes for ChessPasses<'_> {
             });
             before
                 .iter()
-                .find(|(_, m)| wanted(self.chess.outcome(m, &make(&s.pos, m), false)))
+                .find(|(_, m)| wanted(self.chess.outcome(m, &make(&pos, m), false)))
                 .map(|&(k, _)| k)
                 .or(found)
                 .map_or(retro_engine::game::NO_MOVE, |k| k as u8)
@@ -367,7 +448,7 @@ impl Passes for ChessPasses<'_> {
     }
 
     fn slowest_exit(&self, i: Index) -> u16 {
-        let pos = self.slot(i).pos;
+        let pos = self.position(&self.slot(i));
         Self::with_moves(&pos, |ms| {
             ms.iter()
                 .filter(|m| m.converts() || m.is_double_step())
@@ -378,5 +459,18 @@ impl Passes for ChessPasses<'_> {
                 .max()
                 .unwrap_or(0)
         })
+    }
+}
+
+/// The squares a piece of `role` (not a pawn) on `from` attacks, with `occ` occupied.
+#[inline]
+fn piece_targets(role: Role, from: Square, occ: u64) -> u64 {
+    match role {
+        Role::King => KING[from as usize],
+        Role::Knight => KNIGHT[from as usize],
+        Role::Bishop => bishop_attacks(from, occ),
+        Role::Rook => rook_attacks(from, occ),
+        Role::Queen => queen_attacks(from, occ),
+        Role::Pawn => unreachable!("pawns move apart"),
     }
 }
