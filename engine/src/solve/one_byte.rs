@@ -97,6 +97,49 @@ pub trait Passes: Sync {
     /// The code of the first move of legal slot `i`, in the game's move order, for which
     /// `wanted` holds ([`NO_MOVE`] if none): the best move, once the values are known.
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
+
+    /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the
+    /// solver hands the passes below a group's first slot (a multiple of this) and a mask
+    /// of its slots (bit `b`: slot `first + b`), so that work shared by a group's slots is
+    /// done once. Chess: the squares of the last piece, the other pieces standing still.
+    fn group(&self) -> usize {
+        1
+    }
+
+    /// OPTIONAL. [`Passes::predecessors`] of every slot of `mask` in the group at
+    /// `first`, as sets of slots: `f(q, m)` names the slots `q + b` for each bit `b` of
+    /// `m`. Default: slot by slot.
+    fn group_predecessors(&self, first: Index, mask: u64, mut f: impl FnMut(Index, u64)) {
+        for b in bits(mask) {
+            self.predecessors(first + b, |p| f(p, 1));
+        }
+    }
+
+    /// OPTIONAL. The slots of `mask` in the group at `first` that have a move inside the
+    /// table (as [`Passes::targets`] gives them) into a slot that `ok` does not accept:
+    /// `ok(q, m)` returns the bits of `m` whose slots `q + b` it accepts. Default: slot by
+    /// slot, each stopping at its first refusal.
+    fn group_refuted(&self, first: Index, mask: u64, mut ok: impl FnMut(Index, u64) -> u64) -> u64 {
+        let mut refuted = 0;
+        for b in bits(mask) {
+            if !self.targets(first + b, |q| ok(q, 1) == 1) {
+                refuted |= 1 << b;
+            }
+        }
+        refuted
+    }
+}
+
+/// The bits set in `m`, lowest first, as slot offsets.
+#[inline]
+pub fn bits(mut m: u64) -> impl Iterator<Item = Index> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as Index;
+            m &= m - 1;
+            b
+        })
+    })
 }
 
 /// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
@@ -112,7 +155,7 @@ const UNKNOWN: u8 = 1;
 /// so it is never a candidate.
 const ILLEGAL: u8 = 0;
 
-/// Slots per parallel work item: a multiple of 64 (one bitmap word per 64 slots).
+/// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
 const CHUNK: usize = 1 << 14;
 
 /// One bit a slot, set and cleared by many threads.
@@ -134,6 +177,35 @@ impl Bits {
     fn set(&self, i: usize) {
         self.0[i / 64].fetch_or(1 << (i % 64), Relaxed);
     }
+    /// The bits of slots `first..first + 64` (those past the end read 0).
+    fn mask(&self, first: usize) -> u64 {
+        let (w, o) = (first / 64, first % 64);
+        let lo = self.0[w].load(Relaxed) >> o;
+        if o == 0 || w + 1 >= self.0.len() {
+            lo
+        } else {
+            lo | self.0[w + 1].load(Relaxed) << (64 - o)
+        }
+    }
+    /// Set the bits `m` of slots `first..first + 64`.
+    fn set_mask(&self, first: usize, m: u64) {
+        let (w, o) = (first / 64, first % 64);
+        if m << o != 0 {
+            self.0[w].fetch_or(m << o, Relaxed);
+        }
+        if o != 0 && m >> (64 - o) != 0 {
+            self.0[w + 1].fetch_or(m >> (64 - o), Relaxed);
+        }
+    }
+    /// Clear the bits `m` of slots `first..first + 64`, returning which of them were set.
+    fn take_mask(&self, first: usize, m: u64) -> u64 {
+        let (w, o) = (first / 64, first % 64);
+        let mut got = (self.0[w].fetch_and(!(m << o), Relaxed) >> o) & m;
+        if o != 0 && m >> (64 - o) != 0 {
+            got |= (self.0[w + 1].fetch_and(!(m >> (64 - o)), Relaxed) << (64 - o)) & m;
+        }
+        got
+    }
 }
 
 struct State<'a, P> {
@@ -143,7 +215,14 @@ struct State<'a, P> {
     keep: Bits,
     /// Candidates for a loss at the current depth.
     cand: Bits,
-    /// Per chunk of [`CHUNK`] slots, which value bytes some slot of it has held (256 bits):
+    /// Settled: the value cannot change any more (illegal, lost, or won no later than
+    /// the depth being solved). Most un-moves from a lost position reach such slots; this
+    /// bit, eight times denser than the values, spares reading theirs.
+    fin: Bits,
+    /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
+    group: usize,
+    chunk: usize,
+    /// Per chunk of slots, which value bytes some slot of it has held (256 bits):
     /// a scan for a byte passes over the chunks that never held it. The deep layers of a
     /// long table hold a few thousand positions in a few chunks; scanning every byte for
     /// them cost more than solving them.
@@ -178,7 +257,7 @@ impl<P: Passes> State<'_, P> {
             .compare_exchange(old, b, Relaxed, Relaxed)
             .is_ok();
         if ok {
-            let word = &self.present[i as usize / CHUNK][b as usize / 64];
+            let word = &self.present[i as usize / self.chunk][b as usize / 64];
             let bit = 1u64 << (b % 64);
             // Read before writing: the word's cache line stays shared between threads.
             if word.load(Relaxed) & bit == 0 {
@@ -281,32 +360,104 @@ impl<P: Passes> State<'_, P> {
         slowest = slowest.max(self.passes.slowest_exit(p));
         let d = slowest + 1;
         let stored = self.store(p, UNKNOWN, Value::Loss(d));
+        if stored {
+            self.fin.set(p as usize);
+        }
         if stored && d > w + 1 {
             self.note_ahead(d);
         }
         stored
     }
 
-    /// Run `f` on every slot holding byte `b`, chunk by chunk in parallel; true if `f`
-    /// returned true for any.
-    fn each_holding(&self, b: u8, f: impl Fn(Index) -> bool + Sync) -> bool {
+    /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
+    /// which), chunk by chunk in parallel; true if `f` returned true for any.
+    fn each_holding(&self, b: u8, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
         let bit = 1u64 << (b % 64);
+        let g = self.group;
         self.value
-            .par_chunks(CHUNK)
+            .par_chunks(self.chunk)
             .enumerate()
             .map(|(c, vals)| {
                 let mut any = false;
                 if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
                     return false;
                 }
-                for (k, v) in vals.iter().enumerate() {
-                    if v.load(Relaxed) == b {
-                        any |= f((c * CHUNK + k) as Index);
+                for (k, group) in vals.chunks(g).enumerate() {
+                    let mut mask = 0u64;
+                    for (j, v) in group.iter().enumerate() {
+                        mask |= ((v.load(Relaxed) == b) as u64) << j;
+                    }
+                    if mask != 0 {
+                        any |= f((c * self.chunk + k * g) as Index, mask);
                     }
                 }
                 any
             })
             .reduce(|| false, |a, b| a || b)
+    }
+
+    /// The bits of `m` whose slots (`first + b`) hold `UNKNOWN`.
+    fn unknown(&self, first: Index, m: u64) -> u64 {
+        let mut u = 0;
+        for b in bits(m) {
+            u |= ((self.get(first + b) == UNKNOWN) as u64) << b;
+        }
+        u
+    }
+
+    /// Propose the slots of `m` (`first + b`) as candidates: those unknown and not kept.
+    fn propose_mask(&self, first: Index, m: u64) {
+        let m = m & !self.keep.mask(first as usize) & !self.fin.mask(first as usize);
+        let m = self.unknown(first, m);
+        if m != 0 {
+            self.cand.set_mask(first as usize, m);
+        }
+    }
+
+    /// The bits of `m` whose slots (`first + b`) a forward check at `w` plies accepts:
+    /// illegal, or won for the opponent in at most `w` plies.
+    fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
+        let mut a = 0;
+        for b in bits(m) {
+            let ok = match self.get(first + b) {
+                ILLEGAL => true,
+                v => matches!(Value::from_packed(v), Value::Win(x) if x <= w),
+            };
+            a |= (ok as u64) << b;
+        }
+        a
+    }
+
+    /// Check the candidates `m` of the group at `first` after the wins at `w` plies are
+    /// known: the group's forward checks refute most; each one left is lost one ply after
+    /// its slowest move. Without [`Outcome::Augmented`] moves, that is a move inside the
+    /// table, into a win in exactly `w` plies (the win that proposed it), or a move out.
+    fn check_group(&self, first: Index, m: u64, w: u16) -> bool {
+        let m = self.unknown(first, m);
+        if m == 0 {
+            return false;
+        }
+        let left = m & !self
+            .passes
+            .group_refuted(first, m, |q, k| self.accepted(q, k, w));
+        let mut any = false;
+        for b in bits(left) {
+            let p = first + b;
+            if !self.by_from.is_empty() && !self.links_from(p).is_empty() {
+                any |= self.check(p, w);
+                continue;
+            }
+            let d = w.max(self.passes.slowest_exit(p)) + 1;
+            let stored = self.store(p, UNKNOWN, Value::Loss(d));
+            if stored {
+                self.fin.set(p as usize);
+            }
+            if stored && d > w + 1 {
+                self.note_ahead(d);
+            }
+            any |= stored;
+        }
+        any
     }
 }
 
@@ -356,6 +507,9 @@ impl<P: Passes> Records for Solved<P> {
 pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, SolveError> {
     let n = passes.slots() as usize;
     let progress = opts.progress;
+    let group = passes.group();
+    assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
+    let chunk = (CHUNK / group).max(1) * group;
     let mut st = State {
         passes: &passes,
         value: HugeArray::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
@@ -364,7 +518,10 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         })?,
         keep: Bits::new(n)?,
         cand: Bits::new(n)?,
-        present: (0..n.div_ceil(CHUNK))
+        fin: Bits::new(n)?,
+        group,
+        chunk,
+        present: (0..n.div_ceil(chunk))
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),
         ahead: AtomicU16::new(0),
@@ -374,14 +531,15 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     };
 
     progress.phase("initial positions", n as u64);
-    let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(CHUNK))
+    let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
             let mut links = Vec::new();
             for i in lo..hi {
                 match st.passes.start(i as Index, &mut links)? {
                     Start::Illegal => {
+                        st.fin.set(i);
                         st.keep.set(i);
                         st.value[i].store(ILLEGAL, Relaxed);
                     }
@@ -435,19 +593,34 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         // Lost at d → won at d + 1. (Bytes count moves: an odd loss, which no record
         // holds, would read as the even one.)
         let won_new = Value::Loss(d).fits()
-            && st.each_holding(Value::Loss(d).packed(), |q| {
-                let mut any = false;
-                if d == 0 && st.keep.get(q as usize) {
-                    // Not a checkmate: an illegal slot.
-                    return false;
+            && st.each_holding(Value::Loss(d).packed(), |first, mut mask| {
+                if d == 0 {
+                    // Not checkmates: illegal slots.
+                    mask &= !st.keep.mask(first as usize);
                 }
-                st.passes
-                    .predecessors(q, |p| any |= st.try_win(p, d + 1, false));
-                for l in st.links_to(q) {
-                    // Won once the extra moves lose too, at the later depth.
-                    if let Value::Loss(e) = l.extra {
-                        let w = d.max(e) + 1;
-                        any |= st.try_win(l.from, w, w > d + 1);
+                let mut any = false;
+                if mask != 0 {
+                    st.passes.group_predecessors(first, mask, |q, m| {
+                        let mut won = 0;
+                        for b in bits(m & !st.fin.mask(q as usize)) {
+                            if st.try_win(q + b, d + 1, false) {
+                                won |= 1 << b;
+                            }
+                        }
+                        // Nothing is won sooner than d + 1 from now on.
+                        if won != 0 {
+                            any = true;
+                            st.fin.set_mask(q as usize, won);
+                        }
+                    });
+                }
+                for q in bits(mask).map(|b| first + b) {
+                    for l in st.links_to(q) {
+                        // Won once the extra moves lose too, at the later depth.
+                        if let Value::Loss(e) = l.extra {
+                            let w = d.max(e) + 1;
+                            any |= st.try_win(l.from, w, w > d + 1);
+                        }
                     }
                 }
                 any
@@ -456,10 +629,15 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         let w = d + 1;
         let won = Value::Win(w).packed();
         if Value::Win(w).fits() {
-            st.each_holding(won, |q| {
-                st.passes.predecessors(q, |p| st.propose(p));
-                for l in st.links_to(q) {
-                    st.propose(l.from);
+            st.each_holding(won, |first, mask| {
+                // Wins stored ahead (through moves out of the table) are settled now.
+                st.fin.set_mask(first as usize, mask);
+                st.passes
+                    .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
+                for q in bits(mask).map(|b| first + b) {
+                    for l in st.links_to(q) {
+                        st.propose(l.from);
+                    }
                 }
                 true
             });
@@ -469,20 +647,26 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         for &(_, p) in &extra_wins[lo..hi] {
             st.propose(p);
         }
-        let any_lost = st
-            .cand
-            .0
-            .par_iter()
-            .enumerate()
-            .with_min_len(64)
-            .map(|(k, word)| {
-                let mut bits = word.swap(0, Relaxed);
+        let g = st.group;
+        let any_lost = (0..n.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
                 let mut any = false;
-                while bits != 0 {
-                    let p = (k * 64) as Index + bits.trailing_zeros() as Index;
-                    bits &= bits - 1;
-                    if st.get(p) == UNKNOWN {
-                        any |= st.check(p, w);
+                let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
+                // Single slots are taken 64 at a time (the chunk is a multiple of 64).
+                let step = if g == 1 { 64 } else { g };
+                let all = if step == 64 { !0 } else { (1u64 << step) - 1 };
+                for first in (lo..hi).step_by(step) {
+                    let m = st.cand.take_mask(first, all);
+                    if m == 0 {
+                        continue;
+                    }
+                    if g == 1 {
+                        for b in bits(m) {
+                            any |= st.check_group(first as Index + b, 1, w);
+                        }
+                    } else {
+                        any |= st.check_group(first as Index, m, w);
                     }
                 }
                 any
@@ -509,9 +693,13 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     // Illegal slots hold the checkmates' byte with their `keep` bit set: the bitmap of the
     // records' illegal slots, once the solver's candidates are freed.
     let State {
-        value, keep, cand, ..
+        value,
+        keep,
+        cand,
+        fin,
+        ..
     } = st;
-    drop(cand);
+    drop((cand, fin));
     progress.phase("illegal positions", n as u64);
     let mut illegal = bitvec![usize, Lsb0; 0; n];
     illegal
@@ -721,6 +909,59 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
                 "slot {i}: first move {k} is {ma} by the moves, {mb} by the passes"
             ));
         }
+    }
+    Ok(())
+}
+
+/// Check a game's group passes ([`Passes::group_predecessors`], [`Passes::group_refuted`])
+/// against its slot passes on the slots `mask` of the group at `first`: the same
+/// predecessors among the legal slots (as `legal` says), and the same slots refuted
+/// whatever `ok` accepts (here: the legal targets `accept` holds, and every illegal slot).
+/// Returns a description of the first difference.
+pub fn check_group_passes<P: Passes>(
+    p: &P,
+    first: Index,
+    mask: u64,
+    legal: impl Fn(Index) -> bool,
+    accept: impl Fn(Index) -> bool,
+) -> Result<(), String> {
+    let mut want = Vec::new();
+    for b in bits(mask) {
+        p.predecessors(first + b, |q| {
+            if legal(q) {
+                want.push(q)
+            }
+        });
+    }
+    want.sort_unstable();
+    want.dedup();
+    let mut got = Vec::new();
+    p.group_predecessors(first, mask, |q, m| {
+        got.extend(bits(m).map(|b| q + b).filter(|&x| legal(x)))
+    });
+    got.sort_unstable();
+    got.dedup();
+    if want != got {
+        let missing: Vec<_> = want.iter().filter(|x| !got.contains(x)).collect();
+        let extra: Vec<_> = got.iter().filter(|x| !want.contains(x)).collect();
+        return Err(format!(
+            "group {first} mask {mask:#x}: predecessors missing {missing:?}, extra {extra:?}"
+        ));
+    }
+    let ok = |x: Index| !legal(x) || accept(x);
+    let mut want = 0u64;
+    for b in bits(mask) {
+        if !p.targets(first + b, ok) {
+            want |= 1 << b;
+        }
+    }
+    let got = p.group_refuted(first, mask, |q, m| {
+        bits(m).filter(|&b| ok(q + b)).fold(0, |a, b| a | 1 << b)
+    });
+    if want != got {
+        return Err(format!(
+            "group {first} mask {mask:#x}: refuted {got:#x} by the group, {want:#x} slot by slot"
+        ));
     }
     Ok(())
 }

@@ -462,6 +462,44 @@ pub const fn king_spread(b: u64) -> u64 {
     (row << 8) | (row >> 8) | east | west
 }
 
+/// A bitboard seen through board symmetry `t` (as [`crate::index::transform`] maps each
+/// square: bit 2 swaps files and ranks first, bit 0 mirrors the files, bit 1 the ranks).
+#[inline]
+pub fn transform_bb(t: u8, mut b: u64) -> u64 {
+    if t & 4 != 0 {
+        b = flip_diagonal(b);
+    }
+    if t & 1 != 0 {
+        b = mirror_files(b);
+    }
+    if t & 2 != 0 {
+        b = b.swap_bytes();
+    }
+    b
+}
+
+/// Files mirrored (a <-> h): each byte's bits reversed.
+#[inline]
+fn mirror_files(b: u64) -> u64 {
+    b.reverse_bits().swap_bytes()
+}
+
+/// Squares mirrored in the a1-h8 diagonal (file and rank swapped): the 8x8 bit matrix
+/// transposed by three exchanges of blocks.
+#[inline]
+fn flip_diagonal(mut b: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut t = K4 & (b ^ (b << 28));
+    b ^= t ^ (t >> 28);
+    t = K2 & (b ^ (b << 14));
+    b ^= t ^ (t >> 14);
+    t = K1 & (b ^ (b << 7));
+    b ^= t ^ (t >> 7);
+    b
+}
+
 /// Iterate the squares of a bitboard, lowest first.
 pub fn squares(mut b: u64) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {
@@ -473,6 +511,25 @@ pub fn squares(mut b: u64) -> impl Iterator<Item = Square> {
             Some(sq)
         }
     })
+}
+
+#[cfg(test)]
+mod transform_tests {
+    use super::*;
+
+    #[test]
+    fn bitboards_transform_as_their_squares() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for t in 0..8u8 {
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let want = squares(x).fold(0, |acc, s| acc | bb(crate::index::transform(t, s)));
+                assert_eq!(transform_bb(t, x), want, "t {t} {x:#x}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

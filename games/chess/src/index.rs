@@ -57,11 +57,11 @@ static TRANSFORMS: [[Square; 64]; 8] = {
     t
 };
 
-/// The inverse of [`transform`] `t`.
+/// The inverse of [`transform`] `t`: each symmetry is its own, but a quarter turn's (the
+/// swap of files and ranks followed by one mirror), which is the other quarter turn.
+#[inline]
 pub fn inverse(t: u8) -> u8 {
-    (0..8)
-        .find(|&u| (0..64).all(|s| transform(u, transform(t, s)) == s))
-        .expect("a group")
+    [0, 1, 2, 3, 4, 6, 5, 7][t as usize]
 }
 
 const NONE: u16 = u16::MAX;
@@ -262,6 +262,50 @@ impl Layout {
             .map(|t| self.index_of_squares(t, wk, bk, sq))
             .min()
             .expect("a symmetry")
+    }
+
+    /// How the stored positions with these kings are oriented: `Some(t)` if exactly one
+    /// symmetry `t` turns the pair into its canonical form (with pawns: the file mirror
+    /// when the white king stands on files e-h, else the identity), `None` if two do (both
+    /// kings on the a1-h8 diagonal or its image: each position then takes the one giving
+    /// the smaller index). The kings must not be adjacent.
+    #[inline]
+    pub fn orientation(&self, wk: Square, bk: Square) -> Option<u8> {
+        if self.pawns {
+            return Some(if wk & 7 >= 4 { 1 } else { 0 });
+        }
+        let syms = king_pairs().symmetries[wk as usize * 64 + bk as usize];
+        debug_assert!(syms != 0, "adjacent kings");
+        (syms & (syms - 1) == 0).then(|| syms.trailing_zeros() as u8)
+    }
+
+    /// The first slot of a group ([`Layout::group_len`] slots, the last piece on each of
+    /// its squares): `turn` to move, the kings and every piece but the last (`fixed`, in
+    /// [`Layout::pieces`] order) seen through symmetry `t`, identical pieces among them
+    /// sorted. The last piece has no identical piece, or `t` keeps their order.
+    pub fn group_first(
+        &self,
+        turn: Color,
+        t: u8,
+        wk: Square,
+        bk: Square,
+        fixed: &[Square],
+    ) -> Index {
+        let side = match turn {
+            Color::White => 0,
+            Color::Black => self.section,
+        };
+        side + self.index_of_squares(t, wk, bk, fixed) * self.group_len() as Index
+    }
+
+    /// The slots of a group: the squares the last piece may stand on (64, or 48 for a
+    /// pawn); 1 without pieces.
+    pub fn group_len(&self) -> usize {
+        match self.pieces.last() {
+            Some((_, Role::Pawn)) => 48,
+            Some(_) => 64,
+            None => 1,
+        }
     }
 
     /// [`Layout::index_with`] on squares.

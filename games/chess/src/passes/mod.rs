@@ -9,6 +9,8 @@
 //! same legal moves, so the values, and the table, are the same (tested on whole tables
 //! against the two-queue solver).
 
+mod group;
+
 use std::cell::RefCell;
 
 use super::board::{
@@ -59,6 +61,11 @@ pub struct ChessPasses<'a> {
     /// shares its role (then the order of the two may change, and the index is made anew).
     stride: [Index; 4],
     twin: [bool; 4],
+    /// Per piece: an identical piece is the last piece (for the last piece itself: false).
+    twin_of_last: [bool; 4],
+    /// The last piece has a twin; the last piece is a pawn (its digit counts 48 squares).
+    last_twin: bool,
+    last_pawn: bool,
 }
 
 impl<'a> ChessPasses<'a> {
@@ -75,10 +82,18 @@ impl<'a> ChessPasses<'a> {
                 .enumerate()
                 .any(|(j, p)| j != k && *p == pieces[k]);
         }
+        let n = pieces.len();
+        let mut twin_of_last = [false; 4];
+        for k in 0..n.saturating_sub(1) {
+            twin_of_last[k] = pieces[k] == pieces[n - 1];
+        }
         ChessPasses {
             chess,
             stride,
             twin,
+            twin_of_last,
+            last_twin: twin_of_last.iter().any(|&t| t),
+            last_pawn: pieces.last().is_some_and(|p| p.1 == Role::Pawn),
         }
     }
 }
@@ -144,7 +159,14 @@ impl ChessPasses<'_> {
     /// True if the double step of `mover`'s pawn from `from` to `to` lets the opponent
     /// take en passant: `s` is the slot before the step (`before`) or after it. Only
     /// when an enemy pawn stands beside `to` is the capture played out (pins).
-    fn allows_en_passant(&self, s: &Slot, mover: Color, from: Square, to: Square, before: bool) -> bool {
+    fn allows_en_passant(
+        &self,
+        s: &Slot,
+        mover: Color,
+        from: Square,
+        to: Square,
+        before: bool,
+    ) -> bool {
         let behind = (from + to) / 2;
         let takers = self.pawns(s, mover.other()) & pawn_attacks(mover == Color::White, behind);
         if takers == 0 {
@@ -445,6 +467,18 @@ impl Passes for ChessPasses<'_> {
                 .or(found)
                 .map_or(retro_engine::game::NO_MOVE, |k| k as u8)
         })
+    }
+
+    fn group(&self) -> usize {
+        self.layout().group_len()
+    }
+
+    fn group_predecessors(&self, first: Index, mask: u64, f: impl FnMut(Index, u64)) {
+        self.predecessors_of_group(first, mask, f)
+    }
+
+    fn group_refuted(&self, first: Index, mask: u64, ok: impl FnMut(Index, u64) -> u64) -> u64 {
+        self.refuted_in_group(first, mask, ok)
     }
 
     fn slowest_exit(&self, i: Index) -> u16 {
