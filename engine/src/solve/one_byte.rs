@@ -115,6 +115,28 @@ pub trait Passes: Sync {
         }
     }
 
+    /// OPTIONAL. The best move ([`Passes::first_move`]) of every slot `first + b` of
+    /// `mask` in the group at `first`, given to `out(b, code)`, the values known:
+    /// `value(q)` is slot `q`'s ([`Value::Illegal`] for a slot holding no position, which
+    /// no legal move reaches). The best move is the first move, in the game's move order,
+    /// into a position whose value, seen from the mover ([`Value::back`]), is the slot's
+    /// own. Default: slot by slot.
+    fn group_first_moves(
+        &self,
+        first: Index,
+        mask: u64,
+        value: impl Fn(Index) -> Value,
+        mut out: impl FnMut(Index, u8),
+    ) {
+        for b in bits(mask) {
+            let own = value(first + b);
+            out(
+                b,
+                self.first_move(first + b, |to| to.value(&value).back() == own),
+            );
+        }
+    }
+
     /// OPTIONAL. The slots of `mask` in the group at `first` that have a move inside the
     /// table (as [`Passes::targets`] gives them) into a slot that `ok` does not accept:
     /// `ok(q, m)` returns the bits of `m` whose slots `q + b` it accepts. Default: slot by
@@ -487,18 +509,37 @@ impl<P: Passes> Records for Solved<P> {
     /// the same bytes whatever the thread count or the ranges asked for, and the same as
     /// the two-queue solver's.
     fn fill(&self, first: Index, out: &mut [u8]) {
-        let stored = |j: Index| Value::from_packed(self.value[j as usize].load(Relaxed));
-        for (k, rec) in out.chunks_exact_mut(2).enumerate() {
-            let i = first + k as Index;
-            let value = self.value(i);
-            rec[0] = value.to_byte();
-            rec[1] = match value {
-                // Terminal losses have no move (and no moves).
-                Value::Illegal | Value::Loss(0) => NO_MOVE,
-                _ => self
-                    .passes
-                    .first_move(i, |to| to.value(stored).back() == value),
-            };
+        // The value byte first: only a checkmate's byte needs the illegal bit to tell.
+        let value = |j: Index| match self.value[j as usize].load(Relaxed) {
+            0 if self.illegal[j as usize] => Value::Illegal,
+            b => Value::from_packed(b),
+        };
+        let n = (out.len() / 2) as Index;
+        let g = self.passes.group() as Index;
+        // The groups overlapping the range, each with the mask of its slots in it that
+        // have a move to find (terminal losses have none, illegal slots no record).
+        let mut start = first / g * g;
+        while start < first + n {
+            let mut mask = 0u64;
+            for b in 0..g {
+                let i = start + b;
+                if i < first || i >= first + n {
+                    continue;
+                }
+                let v = value(i);
+                let k = (i - first) as usize;
+                out[2 * k] = v.to_byte();
+                out[2 * k + 1] = NO_MOVE;
+                if !matches!(v, Value::Illegal | Value::Loss(0)) {
+                    mask |= 1 << b;
+                }
+            }
+            if mask != 0 {
+                self.passes.group_first_moves(start, mask, value, |b, mv| {
+                    out[2 * (start + b - first) as usize + 1] = mv;
+                });
+            }
+            start += g;
         }
     }
 }

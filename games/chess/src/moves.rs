@@ -62,7 +62,7 @@ pub(super) fn targets(pos: &Position, color: Color, role: Role, from: Square, oc
 /// Without `quiet`, only the moves that change the material (captures, promotions) and
 /// the double steps: what a solver must look up elsewhere, the rest being index
 /// arithmetic.
-fn walk_pseudo(pos: &Position, quiet: bool, f: &mut impl FnMut(Move) -> bool) -> bool {
+pub(crate) fn walk_pseudo(pos: &Position, quiet: bool, f: &mut impl FnMut(Move) -> bool) -> bool {
     let us = pos.turn;
     let occ = pos.occupied();
     let them = pos.colors[us.other() as usize];

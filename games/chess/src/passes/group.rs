@@ -21,12 +21,12 @@ use retro_engine::game::Index;
 
 /// A group: the kings and the fixed pieces (all but the last), the side to move.
 pub(super) struct Group {
-    turn: Color,
-    wk: Square,
-    bk: Square,
+    pub(super) turn: Color,
+    pub(super) wk: Square,
+    pub(super) bk: Square,
     /// The fixed pieces' squares in [`crate::index::Layout::pieces`] order; the last
     /// entry (the last piece) unused.
-    sq: [Square; 4],
+    pub(super) sq: [Square; 4],
     /// The kings and the fixed pieces.
     occ: u64,
     /// The group's first slot's place in its section.
@@ -35,14 +35,14 @@ pub(super) struct Group {
 
 /// What moves: piece `k` (a fixed one), the king of a colour, or the last piece.
 #[derive(Clone, Copy)]
-enum Who {
+pub(super) enum Who {
     Piece(usize),
     King(Color),
     Last,
 }
 
 /// Where a move takes a group.
-enum Reach {
+pub(super) enum Reach {
     /// To the group whose first slot is `first`, the last piece's squares turned by `t`.
     Group { first: Index, t: u8 },
     /// Slot by slot: the orientation depends on where the last piece stands.
@@ -50,6 +50,29 @@ enum Reach {
 }
 
 impl ChessPasses<'_> {
+    /// The square of the last piece in the group's slot `first + b`.
+    pub(super) fn last_square(&self, b: Index) -> Square {
+        if self.last_pawn {
+            b as Square + 8
+        } else {
+            b as Square
+        }
+    }
+
+    /// The slot, `turn` to move, reached when the last piece of group `g` moves from `s`
+    /// to `to`.
+    pub(super) fn last_moves_to(&self, g: &Group, turn: Color, to: Square, s: Square) -> Index {
+        if self.last_twin || !self.plain(g) {
+            return self.slot_after(g, turn, Who::Last, to, s);
+        }
+        let side = if turn == Color::White {
+            0
+        } else {
+            self.layout().section
+        };
+        side + g.at + self.digit_of_last(to)
+    }
+
     /// The group whose first slot is `first`.
     pub(super) fn group_at(&self, first: Index) -> Group {
         let l = self.layout();
@@ -111,7 +134,14 @@ impl ChessPasses<'_> {
 
     /// The slot, `turn` to move, after `who` moves to `to` in group `g`, the last piece
     /// on `last` (before the move, if it is the one moving).
-    fn slot_after(&self, g: &Group, turn: Color, who: Who, to: Square, last: Square) -> Index {
+    pub(super) fn slot_after(
+        &self,
+        g: &Group,
+        turn: Color,
+        who: Who,
+        to: Square,
+        last: Square,
+    ) -> Index {
         let (wk, bk, sq) = self.squares_after(g, who, to, last);
         let n = self.layout().pieces.len();
         self.layout().slot_of(turn, wk, bk, &sq[..n])
@@ -134,7 +164,7 @@ impl ChessPasses<'_> {
         }
     }
 
-    fn digit_of_last(&self, s: Square) -> Index {
+    pub(super) fn digit_of_last(&self, s: Square) -> Index {
         if self.last_pawn {
             s as Index - 8
         } else {
@@ -145,7 +175,7 @@ impl ChessPasses<'_> {
     /// Where the whole group `g` goes, `turn` then to move, when `who` (not the last
     /// piece) moves to `to`.
     #[inline]
-    fn reach_group(&self, g: &Group, turn: Color, who: Who, to: Square) -> Reach {
+    pub(super) fn reach_group(&self, g: &Group, turn: Color, who: Who, to: Square) -> Reach {
         let l = self.layout();
         let side = if turn == Color::White { 0 } else { l.section };
         let n = l.pieces.len();
@@ -165,14 +195,22 @@ impl ChessPasses<'_> {
                 let Some(t) = l.orientation(g.wk, g.bk) else {
                     return Reach::Each;
                 };
-                let (wk, bk, sq) = self.squares_after(g, who, to, 0);
+                let mut sq = g.sq;
+                sq[k] = to;
                 Reach::Group {
-                    first: l.group_first(turn, t, wk, bk, &sq[..n - 1]),
+                    first: l.group_first(turn, t, g.wk, g.bk, &sq[..n - 1]),
                     t,
                 }
             }
-            Who::King(_) => {
-                let (wk, bk, sq) = self.squares_after(g, who, to, 0);
+            Who::King(c) => {
+                // The fixed squares as they are: a byte stored into a copy and the copy
+                // read back whole stalled on every king move.
+                let sq = &g.sq;
+                let (wk, bk) = if c == Color::White {
+                    (to, g.bk)
+                } else {
+                    (g.wk, to)
+                };
                 let Some(t) = l.orientation(wk, bk) else {
                     return Reach::Each;
                 };

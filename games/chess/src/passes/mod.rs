@@ -9,6 +9,7 @@
 //! same legal moves, so the values, and the table, are the same (tested on whole tables
 //! against the two-queue solver).
 
+mod best;
 mod group;
 
 use std::cell::RefCell;
@@ -479,6 +480,16 @@ impl Passes for ChessPasses<'_> {
 
     fn group_refuted(&self, first: Index, mask: u64, ok: impl FnMut(Index, u64) -> u64) -> u64 {
         self.refuted_in_group(first, mask, ok)
+    }
+
+    fn group_first_moves(
+        &self,
+        first: Index,
+        mask: u64,
+        value: impl Fn(Index) -> retro_engine::game::Value,
+        out: impl FnMut(Index, u8),
+    ) {
+        self.best_moves_of_group(first, mask, value, out)
     }
 
     fn slowest_exit(&self, i: Index) -> u16 {

@@ -1,0 +1,297 @@
+//! The best moves of a group's slots ([`Passes::group_first_moves`]), once the values are
+//! known: the moves of each position walked in the plug-in's move order until the first
+//! that achieves its value.
+//!
+//! The moves of the kings and fixed pieces are worked out once a group, each destination
+//! with the group it leads to; a position then only drops what its last piece blocks or
+//! occupies, and adds the last piece's own moves at their place in the order. A move is
+//! generated pseudo-legally and its legality read from the table: a move inside it is
+//! legal exactly when the slot it reaches holds a position (the mover's king not
+//! attacked, the opponent to move), so only the moves that leave the table (captures,
+//! promotions) and the double steps are played out.
+//!
+//! [`Passes::group_first_moves`]: retro_engine::solve::one_byte::Passes::group_first_moves
+
+use std::cell::RefCell;
+
+use super::group::{Group, Reach, Who};
+use super::{piece_targets, ChessPasses};
+use crate::board::{bb, rank, squares, Square, KING};
+use crate::index::transform;
+use crate::material::{Color, Role};
+use crate::moves::{make, Move};
+use crate::Position;
+use retro_engine::game::{Index, Value, NO_MOVE};
+use retro_engine::solve::one_byte::bits;
+
+thread_local! {
+    /// The moves that leave the table, and the double steps, met before the first
+    /// ordinary move achieving the value, with their ranks.
+    static BEFORE: RefCell<Vec<(usize, Move)>> = RefCell::new(Vec::with_capacity(32));
+}
+
+/// Where a role comes in the move order: king first, pawn last.
+fn order(role: Role) -> u8 {
+    5 - role as u8
+}
+
+/// A piece of the side to move other than the last piece, its moves on the fixed squares.
+struct Mover {
+    role: Role,
+    from: Square,
+    who: Who,
+    /// Destinations with the fixed pieces alone on the board, own pieces excluded (not
+    /// for a pawn, whose moves are made per position).
+    dests: u64,
+    /// Per quiet destination in `dests`: where the group goes.
+    reach: [Reach; 64],
+}
+
+impl ChessPasses<'_> {
+    pub(super) fn best_moves_of_group(
+        &self,
+        first: Index,
+        mask: u64,
+        value: impl Fn(Index) -> Value,
+        mut out: impl FnMut(Index, u8),
+    ) {
+        let g = self.group_at(first);
+        let l = self.layout();
+        let n = l.pieces.len();
+        let us = g.turn;
+        let next = us.other();
+        let (own_king, enemy_king) = if us == Color::White {
+            (g.wk, g.bk)
+        } else {
+            (g.bk, g.wk)
+        };
+        let mut base = Position::empty();
+        base.turn = us;
+        base.place(g.wk, Color::White, Role::King);
+        base.place(g.bk, Color::Black, Role::King);
+        let (mut own_fixed, mut enemy_fixed) = (bb(own_king), bb(enemy_king));
+        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
+            base.place(x, c, r);
+            if c == us {
+                own_fixed |= bb(x);
+            } else {
+                enemy_fixed |= bb(x);
+            }
+        }
+        let occ_fixed = own_fixed | enemy_fixed;
+        let (last_color, last_role) = l.pieces[n - 1];
+        let last_ours = last_color == us;
+
+        // The movers in move order, their quiet destinations' groups worked out.
+        let mut movers: Vec<Mover> = Vec::with_capacity(5);
+        let mut add = |role: Role, from: Square, who: Who| {
+            let mut m = Mover {
+                role,
+                from,
+                who,
+                dests: 0,
+                reach: [const { Reach::Each }; 64],
+            };
+            if role != Role::Pawn {
+                m.dests = piece_targets(role, from, occ_fixed) & !own_fixed;
+                if role == Role::King {
+                    m.dests &= !KING[enemy_king as usize];
+                }
+                for t in squares(m.dests & !enemy_fixed) {
+                    m.reach[t as usize] = self.reach_group(&g, next, who, t);
+                }
+            }
+            movers.push(m);
+        };
+        add(Role::King, own_king, Who::King(us));
+        for k in 0..n - 1 {
+            if l.pieces[k].0 == us {
+                add(l.pieces[k].1, g.sq[k], Who::Piece(k));
+            }
+        }
+        movers.sort_by_key(|m| (order(m.role), m.from));
+
+        BEFORE.with(|before| {
+            let mut before = before.borrow_mut();
+            for b in bits(mask) {
+                let s = self.last_square(b);
+                let own_value = value(first + b);
+                let (own, enemy) = if last_ours {
+                    (own_fixed | bb(s), enemy_fixed)
+                } else {
+                    (own_fixed, enemy_fixed | bb(s))
+                };
+                let occ = occ_fixed | bb(s);
+                let mut pos = base;
+                pos.place(s, last_color, last_role);
+                before.clear();
+                let mut rank_now = 0usize;
+                let mut found = None;
+                // A move that leaves the table, or a double step: played out now, since
+                // its legality decides the rank of every later move; its value is looked
+                // up only if no earlier move achieves the value.
+                let mut exit = |m: Move, rank_now: &mut usize| {
+                    if !make(&pos, &m).in_check(us) {
+                        *rank_now += 1;
+                        before.push((*rank_now, m));
+                    }
+                };
+                // A quiet move to slot `q`: false once it achieves the value.
+                let mut quiet = |q: Index, rank_now: &mut usize| -> bool {
+                    let v = value(q);
+                    if v == Value::Illegal {
+                        return true;
+                    }
+                    *rank_now += 1;
+                    if v.back() == own_value {
+                        found = Some(*rank_now);
+                        return false;
+                    }
+                    true
+                };
+                let capture = |t: Square| {
+                    if t == s {
+                        last_role
+                    } else {
+                        pos.piece_at(t).expect("a piece to take").1
+                    }
+                };
+                let last_key = (order(last_role), s);
+                let mut last_done = !last_ours;
+                let mut go = true;
+                let mut k = 0;
+                while go && (k < movers.len() || !last_done) {
+                    let take_last = !last_done
+                        && (k == movers.len()
+                            || last_key < (order(movers[k].role), movers[k].from));
+                    if take_last {
+                        last_done = true;
+                        if last_role == Role::Pawn {
+                            go = self.pawn_moves(&pos, s, us, occ, enemy, &mut |m| {
+                                if m.converts() || m.is_double_step() {
+                                    exit(m, &mut rank_now);
+                                    true
+                                } else {
+                                    quiet(self.last_moves_to(&g, next, m.to, s), &mut rank_now)
+                                }
+                            });
+                            continue;
+                        }
+                        for t in squares(piece_targets(last_role, s, occ) & !own) {
+                            if enemy & bb(t) != 0 {
+                                exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now);
+                            } else if !quiet(self.last_moves_to(&g, next, t, s), &mut rank_now) {
+                                go = false;
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    let m = &movers[k];
+                    k += 1;
+                    if m.role == Role::Pawn {
+                        go = self.pawn_moves(&pos, m.from, us, occ, enemy, &mut |mo| {
+                            if mo.converts() || mo.is_double_step() {
+                                exit(mo, &mut rank_now);
+                                true
+                            } else {
+                                quiet(self.slot_of_reach(&g, m, mo.to, s), &mut rank_now)
+                            }
+                        });
+                        continue;
+                    }
+                    let mut dests = m.dests & !own;
+                    if m.dests & bb(s) != 0
+                        && matches!(m.role, Role::Queen | Role::Rook | Role::Bishop)
+                    {
+                        // The last piece stands on a line of this slider: nothing beyond it.
+                        dests &= piece_targets(m.role, m.from, occ);
+                    }
+                    for t in squares(dests) {
+                        if enemy & bb(t) != 0 {
+                            exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now);
+                        } else if !quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now) {
+                            go = false;
+                            break;
+                        }
+                    }
+                }
+                let code = before
+                    .iter()
+                    .find(|(_, m)| {
+                        self.chess
+                            .outcome(m, &make(&pos, m), false)
+                            .value(&value)
+                            .back()
+                            == own_value
+                    })
+                    .map(|&(k, _)| k)
+                    .or(found)
+                    .map_or(NO_MOVE, |k| k as u8);
+                out(b, code);
+            }
+        });
+    }
+
+    /// The slot a quiet move of mover `m` to `t` reaches from the group's slot with the
+    /// last piece on `s`.
+    #[inline]
+    fn slot_of_reach(&self, g: &Group, m: &Mover, t: Square, s: Square) -> Index {
+        match m.reach[t as usize] {
+            Reach::Group { first, t: sym } => first + self.digit_of_last(transform(sym, s)),
+            Reach::Each => self.slot_after(g, g.turn.other(), m.who, t, s),
+        }
+    }
+
+    /// The pseudo-legal moves of `us`'s pawn on `from`, in move order (destinations
+    /// increasing, promotions queen to knight), to `f` until it returns false (then
+    /// false). No en passant: a stored position has none.
+    fn pawn_moves(
+        &self,
+        pos: &Position,
+        from: Square,
+        us: Color,
+        occ: u64,
+        enemy: u64,
+        f: &mut impl FnMut(Move) -> bool,
+    ) -> bool {
+        let white = us == Color::White;
+        let one = if white { from + 8 } else { from - 8 };
+        let mut dests = crate::board::pawn_attacks(white, from) & enemy;
+        if occ & bb(one) == 0 {
+            dests |= bb(one);
+            let two = if white { one + 8 } else { one - 8 };
+            if rank(from) == if white { 1 } else { 6 } && occ & bb(two) == 0 {
+                dests |= bb(two);
+            }
+        }
+        let last = if white { 7 } else { 0 };
+        for to in squares(dests) {
+            let capture = (enemy & bb(to) != 0).then(|| pos.piece_at(to).expect("a piece").1);
+            let mut m = mv(Role::Pawn, from, to, capture);
+            if rank(to) == last {
+                for p in Role::PROMOTIONS {
+                    m.promotion = Some(p);
+                    if !f(m) {
+                        return false;
+                    }
+                }
+            } else if !f(m) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A move without promotion.
+fn mv(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
+    Move {
+        role,
+        from,
+        to,
+        promotion: None,
+        capture,
+        en_passant: false,
+    }
+}
