@@ -346,6 +346,24 @@ fn pinned(pos: &Position, us: Color) -> u64 {
     pinned
 }
 
+/// True if the side to move has a legal move that is neither a capture nor a promotion,
+/// nor a double step that lets the opponent take en passant: a move that stays in the
+/// table as an ordinary move.
+pub fn has_quiet_move(pos: &Position) -> bool {
+    let us = pos.turn;
+    let k = pos.king(us);
+    let danger = danger(pos);
+    if KING[k as usize] & !pos.occupied() & !danger != 0 {
+        return true;
+    }
+    let safety = Safety::with_danger(pos, danger);
+    !walk_pseudo(pos, true, &mut |m| {
+        let inside = !m.converts()
+            && (!m.is_double_step() || en_passant_after(&make(pos, &m), &m).is_empty());
+        !(inside && safety.allows(pos, &m))
+    })
+}
+
 /// True if the side to move has a legal move.
 pub fn has_move(pos: &Position) -> bool {
     // Most positions have a king move: try those before looking for pins and generating

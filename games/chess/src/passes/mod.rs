@@ -21,7 +21,7 @@ use super::index::Layout;
 use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
 use super::{Chess, Position};
-use retro_engine::game::{Index, Outcome};
+use retro_engine::game::{Index, Outcome, Value};
 use retro_engine::solve::one_byte::{Link, Passes, Start};
 use retro_engine::solve::SolveError;
 
@@ -256,42 +256,51 @@ impl ChessPasses<'_> {
         }
     }
 
-    /// The legal moves of `pos`, in the thread's list.
-    fn with_moves<T>(pos: &Position, f: impl FnOnce(&[Move]) -> T) -> T {
-        MOVES.with(|m| {
-            let mut m = m.borrow_mut();
-            m.clear();
-            legal_moves(pos, &mut m);
-            f(&m)
-        })
+    /// Every legal move of `pos` that leaves the table (capture, promotion) or is a double
+    /// step, with where it leads. The captures and promotions are read from the
+    /// sub-tables unplayed-out: an illegal one reaches an illegal slot there (a king
+    /// next to the other king has no slot: such a capture is left out first). A double
+    /// step is played out.
+    fn each_exit(&self, pos: &Position, mut f: impl FnMut(&Move, Outcome)) {
+        let us = pos.turn;
+        let enemy_king = pos.king(us.other());
+        moves::walk_pseudo(pos, false, &mut |m| {
+            if m.role == Role::King && KING[enemy_king as usize] & bb(m.to) != 0 {
+                return true;
+            }
+            let after = make(pos, &m);
+            if m.converts() {
+                match self.chess.subs.value(&after) {
+                    Value::Illegal => {}
+                    v => f(&m, Outcome::Known(v)),
+                }
+            } else if !after.in_check(us) {
+                f(&m, self.chess.outcome(&m, &after, false));
+            }
+            true
+        });
     }
-}
 
-impl Passes for ChessPasses<'_> {
-    fn slots(&self) -> u64 {
-        2 * self.layout().section
-    }
-
-    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
-        let Some(pos) = self.layout().decode(i) else {
-            return Ok(Start::Illegal);
-        };
+    /// How slot `i` starts, its moves listed legal and played out: for a table opened
+    /// without sub-tables (the self-test's), whose every capture reads "in no table".
+    fn start_by_legal_moves(
+        &self,
+        i: Index,
+        pos: &Position,
+        links: &mut Vec<Link>,
+    ) -> Result<Start, SolveError> {
         MOVES.with(|m| {
             let mut ms = m.borrow_mut();
             ms.clear();
-            // With a quiet king step, a move stays inside the table: only the moves
-            // that may leave it need listing.
-            let mut inside = moves::exits_beside_king_step(&pos, &mut ms);
-            if !inside {
-                legal_moves(&pos, &mut ms);
-                if ms.is_empty() {
-                    return Ok(Start::Final(moves::terminal(&pos).expect("no legal move")));
-                }
+            legal_moves(pos, &mut ms);
+            if ms.is_empty() {
+                return Ok(Start::Final(moves::terminal(pos).expect("no legal move")));
             }
+            let mut inside = false;
             let mut exits = Vec::new();
             for m in ms.iter() {
                 if m.converts() || m.is_double_step() {
-                    match self.chess.outcome(m, &make(&pos, m), false) {
+                    match self.chess.outcome(m, &make(pos, m), false) {
                         Outcome::Index(_) => inside = true,
                         to => exits.push(to),
                     }
@@ -301,6 +310,69 @@ impl Passes for ChessPasses<'_> {
             }
             retro_engine::solve::one_byte::start_from(i, inside, &exits, links)
         })
+    }
+}
+
+impl Passes for ChessPasses<'_> {
+    fn slots(&self) -> u64 {
+        2 * self.layout().section
+    }
+
+    /// The moves leaving the table are read from the sub-tables without a legality test
+    /// first: a capture or promotion that leaves the mover's king attacked reaches an
+    /// illegal slot of its sub-table. Legality is worked out only where it decides: for a
+    /// position whose moves out of the table neither win nor hold the draw (in check, or
+    /// every one losing), whether a legal move stays inside. Where one of them wins or
+    /// draws, the slot is open whether or not it has a move inside: with none, nothing
+    /// ever changes the value it starts with ([`check_passes`] accepts this).
+    ///
+    /// [`check_passes`]: retro_engine::solve::one_byte::check_passes
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+        let Some(pos) = self.layout().decode(i) else {
+            return Ok(Start::Illegal);
+        };
+        if self.chess.subs.is_rules_only() {
+            // No sub-table to tell a move's legality: every move played out.
+            return self.start_by_legal_moves(i, &pos, links);
+        }
+        let (mut win, mut keep, mut slowest, mut any_exit) = (None::<u16>, false, 0u16, false);
+        let before = links.len();
+        let mut inside_double = false;
+        self.each_exit(&pos, |m, to| match to {
+            Outcome::Index(_) => inside_double = true,
+            Outcome::Augmented { index, extra } => links.push(Link {
+                to: index,
+                from: i,
+                extra,
+            }),
+            Outcome::Known(v) => {
+                any_exit = true;
+                match v {
+                    Value::Loss(l) => win = Some(win.map_or(l + 1, |w| w.min(l + 1))),
+                    Value::Win(w) => slowest = slowest.max(w),
+                    _ => keep = true,
+                }
+                let _ = m;
+            }
+            Outcome::Restart { .. } => unreachable!("no restarts in a DTM table"),
+        });
+        if win.is_some() || keep || links.len() > before || inside_double {
+            return Ok(Start::Open { win, keep });
+        }
+        let in_check = pos.in_check(pos.turn);
+        if !in_check && !any_exit {
+            // Not in check and nothing leaves the table: any legal move stays inside, and
+            // a stalemate (none) is never anyone's predecessor, so it stays a draw.
+            return Ok(Start::Open { win, keep });
+        }
+        // Every move out loses, or the side to move is in check: a legal move inside?
+        if moves::has_quiet_move(&pos) {
+            Ok(Start::Open { win, keep })
+        } else if any_exit {
+            Ok(Start::Final(Value::Loss(slowest + 1)))
+        } else {
+            Ok(Start::Final(Value::Loss(0)))
+        }
     }
 
     fn legal(&self, i: Index) -> bool {
@@ -494,16 +566,13 @@ impl Passes for ChessPasses<'_> {
 
     fn slowest_exit(&self, i: Index) -> u16 {
         let pos = self.position(&self.slot(i));
-        Self::with_moves(&pos, |ms| {
-            ms.iter()
-                .filter(|m| m.converts() || m.is_double_step())
-                .filter_map(|m| match self.chess.outcome(m, &make(&pos, m), false) {
-                    Outcome::Known(retro_engine::game::Value::Win(w)) => Some(w),
-                    _ => None,
-                })
-                .max()
-                .unwrap_or(0)
-        })
+        let mut slowest = 0;
+        self.each_exit(&pos, |_, to| {
+            if let Outcome::Known(Value::Win(w)) = to {
+                slowest = slowest.max(w);
+            }
+        });
+        slowest
     }
 }
 
