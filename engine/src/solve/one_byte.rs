@@ -106,6 +106,21 @@ pub trait Passes: Sync {
         1
     }
 
+    /// OPTIONAL. How each slot `first + b` of the group at `first` starts
+    /// ([`Passes::start`]), given to `out(b, start)` for every `b` below [`Passes::group`];
+    /// their [`Outcome::Augmented`] moves go to `links`. Default: slot by slot.
+    fn group_start(
+        &self,
+        first: Index,
+        links: &mut Vec<Link>,
+        mut out: impl FnMut(Index, Start),
+    ) -> Result<(), SolveError> {
+        for b in 0..self.group() as Index {
+            out(b, self.start(first + b, links)?);
+        }
+        Ok(())
+    }
+
     /// OPTIONAL. [`Passes::predecessors`] of every slot of `mask` in the group at
     /// `first`, as sets of slots: `f(q, m)` names the slots `q + b` for each bit `b` of
     /// `m`. Default: slot by slot.
@@ -577,27 +592,32 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         .map(|c| {
             let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
             let mut links = Vec::new();
-            for i in lo..hi {
-                match st.passes.start(i as Index, &mut links)? {
-                    Start::Illegal => {
-                        st.fin.set(i);
-                        st.keep.set(i);
-                        st.value[i].store(ILLEGAL, Relaxed);
-                    }
-                    Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
-                        st.store(i as Index, UNKNOWN, v);
-                        st.note_ahead(d);
-                    }
-                    Start::Final(_) => st.keep.set(i),
-                    Start::Open { win, keep } => {
-                        if keep {
-                            st.keep.set(i);
+            // The chunk is whole groups (its end aside, where `slots` may end a group).
+            for first in (lo..hi).step_by(group) {
+                st.passes
+                    .group_start(first as Index, &mut links, |b, start| {
+                        let i = first + b as usize;
+                        match start {
+                            Start::Illegal => {
+                                st.fin.set(i);
+                                st.keep.set(i);
+                                st.value[i].store(ILLEGAL, Relaxed);
+                            }
+                            Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
+                                st.store(i as Index, UNKNOWN, v);
+                                st.note_ahead(d);
+                            }
+                            Start::Final(_) => st.keep.set(i),
+                            Start::Open { win, keep } => {
+                                if keep {
+                                    st.keep.set(i);
+                                }
+                                if let Some(w) = win {
+                                    st.try_win(i as Index, w, true);
+                                }
+                            }
                         }
-                        if let Some(w) = win {
-                            st.try_win(i as Index, w, true);
-                        }
-                    }
-                }
+                    })?;
             }
             progress.advance((hi - lo) as u64);
             Ok(links)
@@ -977,6 +997,28 @@ pub fn check_group_passes<P: Passes>(
     legal: impl Fn(Index) -> bool,
     accept: impl Fn(Index) -> bool,
 ) -> Result<(), String> {
+    // Every slot of the group starts as it does alone.
+    let mut group_links = Vec::new();
+    let mut starts = Vec::new();
+    p.group_start(first, &mut group_links, |b, s| starts.push((b, s)))
+        .map_err(|e| format!("group {first}: {e}"))?;
+    let mut slot_links = Vec::new();
+    for (b, got) in starts {
+        let want = p
+            .start(first + b, &mut slot_links)
+            .map_err(|e| format!("slot {}: {e}", first + b))?;
+        if got != want {
+            return Err(format!(
+                "slot {}: starts {got:?} in its group, {want:?} alone",
+                first + b
+            ));
+        }
+    }
+    if group_links != slot_links {
+        return Err(format!(
+            "group {first}: links {group_links:?} in the group, {slot_links:?} slot by slot"
+        ));
+    }
     let mut want = Vec::new();
     for b in bits(mask) {
         p.predecessors(first + b, |q| {

@@ -298,6 +298,11 @@ impl Layout {
         side + self.index_of_squares(t, wk, bk, fixed) * self.group_len() as Index
     }
 
+    /// True if two or more pieces are identical (their order in a slot matters).
+    pub fn twins(&self) -> bool {
+        self.twins
+    }
+
     /// The slots of a group: the squares the last piece may stand on (64, or 48 for a
     /// pawn); 1 without pieces.
     pub fn group_len(&self) -> usize {

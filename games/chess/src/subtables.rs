@@ -55,6 +55,14 @@ fn signature(pos: &Position) -> Signature {
     })
 }
 
+/// Where the positions of a sub-material go ([`SubTables::route`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Route {
+    sub: usize,
+    /// Stored in the other colouring: colours swapped, the board turned over.
+    pub flip: bool,
+}
+
 struct Sub {
     sig: Signature,
     layout: Layout,
@@ -184,6 +192,38 @@ impl SubTables {
     /// The first damaged block met by a sub-table (or the tables it reads) since opened.
     pub fn damage(&self) -> Option<TableError> {
         self.subs.iter().find_map(|s| s.table.damage())
+    }
+
+    /// Where the positions with `pieces` besides the kings go: which sub-table, and
+    /// whether its colouring is the other one. `None` without tables, or for bare kings.
+    pub fn route(&self, pieces: &[(Color, Role)]) -> Option<Route> {
+        let mut sig = [[0u8; 5]; 2];
+        for &(c, r) in pieces {
+            sig[c as usize][r as usize] += 1;
+        }
+        let flipped = [sig[1], sig[0]];
+        self.subs.iter().enumerate().find_map(|(k, s)| {
+            if s.sig == sig {
+                Some(Route {
+                    sub: k,
+                    flip: false,
+                })
+            } else if s.sig == flipped {
+                Some(Route { sub: k, flip: true })
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The layout of a route's sub-table.
+    pub fn layout_of(&self, r: Route) -> &Layout {
+        &self.subs[r.sub].layout
+    }
+
+    /// The value in slot `i` of a route's sub-table.
+    pub fn value_at(&self, r: Route, i: retro_engine::game::Index) -> Value {
+        self.subs[r.sub].table.value(i)
     }
 
     /// The value, for its side to move, of a position of a sub-material (either

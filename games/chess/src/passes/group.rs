@@ -28,7 +28,7 @@ pub(super) struct Group {
     /// entry (the last piece) unused.
     pub(super) sq: [Square; 4],
     /// The kings and the fixed pieces.
-    occ: u64,
+    pub(super) occ: u64,
     /// The group's first slot's place in its section.
     at: Index,
 }
@@ -47,6 +47,18 @@ pub(super) enum Reach {
     Group { first: Index, t: u8 },
     /// Slot by slot: the orientation depends on where the last piece stands.
     Each,
+}
+
+impl Group {
+    /// The group's first slot.
+    pub(super) fn first(&self, l: &crate::index::Layout) -> Index {
+        self.at
+            + if self.turn == Color::White {
+                0
+            } else {
+                l.section
+            }
+    }
 }
 
 impl ChessPasses<'_> {
@@ -236,7 +248,7 @@ impl ChessPasses<'_> {
 
     /// True if group `g` is stored as it stands: its king pair has only the identity to
     /// make it canonical.
-    fn plain(&self, g: &Group) -> bool {
+    pub(super) fn plain(&self, g: &Group) -> bool {
         self.layout().orientation(g.wk, g.bk) == Some(0)
     }
 

@@ -11,6 +11,7 @@
 
 mod best;
 mod group;
+mod start;
 
 use std::cell::RefCell;
 
@@ -67,6 +68,8 @@ pub struct ChessPasses<'a> {
     /// The last piece has a twin; the last piece is a pawn (its digit counts 48 squares).
     last_twin: bool,
     last_pawn: bool,
+    /// Where captures and promotions are read (`None` without sub-tables).
+    exits: Option<start::Exits>,
 }
 
 impl<'a> ChessPasses<'a> {
@@ -95,6 +98,7 @@ impl<'a> ChessPasses<'a> {
             twin_of_last,
             last_twin: twin_of_last.iter().any(|&t| t),
             last_pawn: pieces.last().is_some_and(|p| p.1 == Role::Pawn),
+            exits: start::Exits::new(&chess.layout, &chess.subs),
         }
     }
 }
@@ -544,6 +548,15 @@ impl Passes for ChessPasses<'_> {
 
     fn group(&self) -> usize {
         self.layout().group_len()
+    }
+
+    fn group_start(
+        &self,
+        first: Index,
+        links: &mut Vec<Link>,
+        out: impl FnMut(Index, Start),
+    ) -> Result<(), SolveError> {
+        self.start_group(first, links, out)
     }
 
     fn group_predecessors(&self, first: Index, mask: u64, f: impl FnMut(Index, u64)) {

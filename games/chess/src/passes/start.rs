@@ -1,0 +1,385 @@
+//! How a group's slots start ([`Passes::group_start`]): illegal, or open or final from the
+//! moves that leave the table (captures and promotions, read from the sub-tables) and the
+//! double steps.
+//!
+//! The group is decoded once. Its legal slots are a mask: the last piece off the fixed
+//! pieces' squares, and the side not to move not in check, whether a fixed piece gives it
+//! (unless the last piece stands between) or the last piece does. The captures of each
+//! position are generated on bitboards, and each is read from its sub-table by a route
+//! worked out once per table ([`Exits`]): which sub-table, in which colouring, and where
+//! each remaining piece goes in its index. Nothing is played out first: a capture or
+//! promotion leaving the mover's king attacked reaches an illegal slot of the sub-table.
+//!
+//! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
+
+use super::group::Group;
+use super::{piece_targets, ChessPasses};
+use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
+use crate::index::Layout;
+use crate::lines::BETWEEN;
+use crate::material::{Color, Role};
+use crate::moves::{self, make, Move};
+use crate::subtables::{Route, SubTables};
+use crate::Position;
+use retro_engine::game::{Index, Outcome, Value};
+use retro_engine::solve::one_byte::{Link, Start};
+use retro_engine::solve::SolveError;
+
+/// No piece: the place of a captured piece in a sub-table's index.
+const GONE: u8 = u8::MAX;
+
+/// Where the positions after one kind of capture or promotion are read.
+#[derive(Clone, Copy)]
+struct Dest {
+    /// `None`: only the kings are left, a draw.
+    route: Option<Route>,
+    /// Per piece of the table: its place among the sub-table's pieces, or [`GONE`].
+    place: [u8; 4],
+}
+
+/// The routes of a table's captures and promotions, worked out when the passes are made.
+pub(super) struct Exits {
+    /// Per captured piece.
+    capture: [Option<Dest>; 4],
+    /// Per promoting pawn, promotion (queen to knight) and captured piece (the last
+    /// entry: none).
+    promote: [[[Option<Dest>; 5]; 4]; 4],
+}
+
+impl Exits {
+    /// `None` without sub-tables.
+    pub(super) fn new(layout: &Layout, subs: &SubTables) -> Option<Exits> {
+        if subs.is_rules_only() {
+            return None;
+        }
+        let pieces = &layout.pieces;
+        let n = pieces.len();
+        // The pieces left (with pawn `promoted` made a `role`), and where each goes.
+        let dest = |gone: Option<usize>, promoted: Option<(usize, Role)>| -> Option<Dest> {
+            let left: Vec<(usize, (Color, Role))> = (0..n)
+                .filter(|&m| Some(m) != gone)
+                .map(|m| match promoted {
+                    Some((p, r)) if p == m => (m, (pieces[m].0, r)),
+                    _ => (m, pieces[m]),
+                })
+                .collect();
+            if left.is_empty() {
+                return Some(Dest {
+                    route: None,
+                    place: [GONE; 4],
+                });
+            }
+            let kinds: Vec<(Color, Role)> = left.iter().map(|&(_, k)| k).collect();
+            let route = subs.route(&kinds)?;
+            let sub = &subs.layout_of(route).pieces;
+            let mut taken = [false; 4];
+            let mut place = [GONE; 4];
+            for &(m, (c, r)) in &left {
+                let c = if route.flip { c.other() } else { c };
+                let at = (0..sub.len()).find(|&k| !taken[k] && sub[k] == (c, r))?;
+                taken[at] = true;
+                place[m] = at as u8;
+            }
+            Some(Dest {
+                route: Some(route),
+                place,
+            })
+        };
+        let mut exits = Exits {
+            capture: [None; 4],
+            promote: [[[None; 5]; 4]; 4],
+        };
+        for j in 0..n {
+            exits.capture[j] = dest(Some(j), None);
+        }
+        for p in 0..n {
+            if pieces[p].1 != Role::Pawn {
+                continue;
+            }
+            for (k, &r) in Role::PROMOTIONS.iter().enumerate() {
+                exits.promote[p][k][4] = dest(None, Some((p, r)));
+                for j in 0..n {
+                    if pieces[j].0 != pieces[p].0 {
+                        exits.promote[p][k][j] = dest(Some(j), Some((p, r)));
+                    }
+                }
+            }
+        }
+        Some(exits)
+    }
+}
+
+impl ChessPasses<'_> {
+    /// The value, for `turn` to move, of the position after a capture or promotion:
+    /// kings on `wk`, `bk`, the table's pieces on `sq` (those gone ignored).
+    fn probe(&self, d: &Dest, turn: Color, wk: Square, bk: Square, sq: &[Square; 4]) -> Value {
+        let Some(route) = d.route else {
+            return Value::Draw;
+        };
+        let subs = &self.chess.subs;
+        let l = subs.layout_of(route);
+        let mut out = [0u8; 4];
+        for (m, &at) in d.place.iter().enumerate() {
+            if at != GONE {
+                out[at as usize] = if route.flip { sq[m] ^ 56 } else { sq[m] };
+            }
+        }
+        let (turn, wk, bk) = if route.flip {
+            (turn.other(), bk ^ 56, wk ^ 56)
+        } else {
+            (turn, wk, bk)
+        };
+        subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()]))
+    }
+
+    /// [`Passes::group_start`](retro_engine::solve::one_byte::Passes::group_start).
+    pub(super) fn start_group(
+        &self,
+        first: Index,
+        links: &mut Vec<Link>,
+        mut out: impl FnMut(Index, Start),
+    ) -> Result<(), SolveError> {
+        let l = self.layout();
+        let glen = l.group_len() as Index;
+        let Some(exits) = &self.exits else {
+            for b in 0..glen {
+                out(b, super::Passes::start(self, first + b, links)?);
+            }
+            return Ok(());
+        };
+        let g = self.group_at(first);
+        let n = l.pieces.len();
+        let us = g.turn;
+        let them = us.other();
+        let (own_king, enemy_king) = if us == Color::White {
+            (g.wk, g.bk)
+        } else {
+            (g.bk, g.wk)
+        };
+        let legal = self.legal_in_group(&g);
+        let (last_color, last_role) = l.pieces[n - 1];
+        let mut base = Position::empty();
+        base.turn = us;
+        base.place(g.wk, Color::White, Role::King);
+        base.place(g.bk, Color::Black, Role::King);
+        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
+            base.place(x, c, r);
+        }
+        for b in 0..glen {
+            let s = self.last_square(b);
+            if legal & bb(s) == 0 {
+                out(b, Start::Illegal);
+                continue;
+            }
+            let i = first + b;
+            let mut pos = base;
+            pos.place(s, last_color, last_role);
+            let mut sq = g.sq;
+            sq[n - 1] = s;
+            let occ = g.occ | bb(s);
+            // The pieces to take: the other side's, its king aside.
+            let enemy = pos.colors[them as usize] & !bb(enemy_king);
+            let (mut win, mut keep, mut slowest, mut any_exit) = (None::<u16>, false, 0u16, false);
+            let mut note = |v: Value| match v {
+                Value::Illegal => {}
+                Value::Loss(l) => {
+                    any_exit = true;
+                    win = Some(win.map_or(l + 1, |w| w.min(l + 1)));
+                }
+                Value::Win(w) => {
+                    any_exit = true;
+                    slowest = slowest.max(w);
+                }
+                _ => {
+                    any_exit = true;
+                    keep = true;
+                }
+            };
+            // The piece of the table on square `x` (not a king).
+            let piece_on = |x: Square| (0..n).find(|&m| sq[m] == x).expect("a piece");
+            // Captures by the king, then by each piece; then pawns' promotions.
+            for y in squares(KING[own_king as usize] & enemy & !KING[enemy_king as usize]) {
+                let (wk, bk) = if us == Color::White {
+                    (y, g.bk)
+                } else {
+                    (g.wk, y)
+                };
+                let j = piece_on(y);
+                if let Some(d) = &exits.capture[j] {
+                    note(self.probe(d, them, wk, bk, &sq));
+                }
+            }
+            let mut double = false;
+            for m in 0..n {
+                let (c, role) = l.pieces[m];
+                if c != us {
+                    continue;
+                }
+                let x = sq[m];
+                if role != Role::Pawn {
+                    for y in squares(piece_targets(role, x, occ) & enemy) {
+                        let j = piece_on(y);
+                        let mut after = sq;
+                        after[m] = y;
+                        if let Some(d) = &exits.capture[j] {
+                            note(self.probe(d, them, g.wk, g.bk, &after));
+                        }
+                    }
+                    continue;
+                }
+                let white = us == Color::White;
+                let one = if white { x + 8 } else { x - 8 };
+                let promotes = rank(one) == if white { 7 } else { 0 };
+                let mut to = pawn_attacks(white, x) & enemy;
+                if occ & bb(one) == 0 {
+                    if promotes {
+                        to |= bb(one);
+                    } else {
+                        let two = if white { one + 8 } else { one - 8 };
+                        double |= rank(x) == if white { 1 } else { 6 } && occ & bb(two) == 0;
+                    }
+                }
+                for y in squares(to) {
+                    let j = (enemy & bb(y) != 0).then(|| piece_on(y));
+                    let mut after = sq;
+                    after[m] = y;
+                    if promotes {
+                        for k in 0..4 {
+                            if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
+                                note(self.probe(d, them, g.wk, g.bk, &after));
+                            }
+                        }
+                    } else if let Some(d) = &exits.capture[j.expect("a capture")] {
+                        note(self.probe(d, them, g.wk, g.bk, &after));
+                    }
+                }
+            }
+            // Double steps: few, played out as the slot passes do.
+            let mut inside_double = false;
+            let before = links.len();
+            if double {
+                self.each_double_step(&pos, |to| match to {
+                    Outcome::Index(_) => inside_double = true,
+                    Outcome::Augmented { index, extra } => links.push(Link {
+                        to: index,
+                        from: i,
+                        extra,
+                    }),
+                    Outcome::Known(v) => note(v),
+                    Outcome::Restart { .. } => unreachable!("no restarts in a DTM table"),
+                });
+            }
+            out(
+                b,
+                settle(
+                    &pos,
+                    win,
+                    keep,
+                    slowest,
+                    any_exit,
+                    links.len() > before || inside_double,
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The slots of group `g` that hold a legal position in its stored form, as squares
+    /// of the last piece.
+    fn legal_in_group(&self, g: &Group) -> u64 {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let us = g.turn;
+        let enemy_king = if us == Color::White { g.bk } else { g.wk };
+        // The fixed squares: one piece each, kings apart.
+        if g.wk == g.bk
+            || KING[g.wk as usize] & bb(g.bk) != 0
+            || (g.occ.count_ones() as usize) < n + 1
+        {
+            return 0;
+        }
+        let mut legal = if self.last_pawn {
+            0x00ff_ffff_ffff_ff00
+        } else {
+            !0
+        } & !g.occ;
+        // The side not to move in check: by a fixed piece unless the last piece stands
+        // between, or by the last piece.
+        for m in 0..n - 1 {
+            let (c, role) = l.pieces[m];
+            if c != us {
+                continue;
+            }
+            let x = g.sq[m];
+            let hits = match role {
+                Role::Pawn => pawn_attacks(us == Color::White, x),
+                r => piece_targets(r, x, g.occ),
+            };
+            if hits & bb(enemy_king) != 0 {
+                legal &= BETWEEN[x as usize][enemy_king as usize];
+            }
+        }
+        let (c, role) = l.pieces[n - 1];
+        if c == us {
+            legal &= !match role {
+                Role::Pawn => pawn_attacks(us != Color::White, enemy_king),
+                r => piece_targets(r, enemy_king, g.occ),
+            };
+        }
+        if legal != 0 && (self.layout().twins() || !self.plain(g)) {
+            // Identical pieces out of order, or the image of a smaller slot: not stored.
+            let first = g.first(l);
+            let mut keep = 0;
+            for s in squares(legal) {
+                let mut sq = g.sq;
+                sq[n - 1] = s;
+                if l.slot_of(us, g.wk, g.bk, &sq[..n]) == first + self.digit_of_last(s) {
+                    keep |= bb(s);
+                }
+            }
+            legal = keep;
+        }
+        legal
+    }
+
+    /// The legal double steps of `pos`, with where each leads.
+    fn each_double_step(&self, pos: &Position, mut f: impl FnMut(Outcome)) {
+        let us = pos.turn;
+        moves::walk_pseudo(pos, false, &mut |m: Move| {
+            if m.is_double_step() && !m.converts() {
+                let after = make(pos, &m);
+                if !after.in_check(us) {
+                    f(self.chess.outcome(&m, &after, false));
+                }
+            }
+            true
+        });
+    }
+}
+
+/// How a legal slot starts, from its moves out of the table: a win or a draw through one
+/// makes it open (with nothing inside, nothing changes that value); every one losing, or
+/// a check, asks whether a legal move stays inside (else a loss after the slowest move
+/// out, or checkmate). A stalemate starts open: it is nobody's predecessor.
+fn settle(
+    pos: &Position,
+    win: Option<u16>,
+    keep: bool,
+    slowest: u16,
+    any_exit: bool,
+    inside: bool,
+) -> Start {
+    if win.is_some() || keep || inside {
+        return Start::Open { win, keep };
+    }
+    if !any_exit && !pos.in_check(pos.turn) {
+        return Start::Open { win, keep };
+    }
+    if moves::has_quiet_move(pos) {
+        Start::Open { win, keep }
+    } else if any_exit {
+        Start::Final(Value::Loss(slowest + 1))
+    } else {
+        Start::Final(Value::Loss(0))
+    }
+}
