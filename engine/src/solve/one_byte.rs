@@ -42,7 +42,7 @@ use rayon::prelude::*;
 
 use super::huge::HugeArray;
 use super::SolveError;
-use crate::game::{Game, Index, Outcome, Records, SolveOptions, Value, NO_MOVE};
+use crate::game::{Game, Index, Outcome, Records, SolveOptions, Value, MAX_LOSS_PLIES, NO_MOVE};
 
 /// How a slot starts, before any retrograde pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +97,15 @@ pub trait Passes: Sync {
     /// The code of the first move of legal slot `i`, in the game's move order, for which
     /// `wanted` holds ([`NO_MOVE`] if none): the best move, once the values are known.
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
+
+    /// OPTIONAL. The longest a move out of the table can take, in plies, to the end (a
+    /// win or loss in a sub-table); default: as long as a record holds. Below 252, no
+    /// position of the table can be won in 253 plies before the solve gets that deep, and
+    /// the solver keeps its never-lost mark in that value's byte meanwhile, not in a bit
+    /// of its own.
+    fn deepest_exit(&self) -> u16 {
+        MAX_LOSS_PLIES
+    }
 
     /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the
     /// solver hands the passes below a group's first slot (a multiple of this) and a mask
@@ -192,6 +201,16 @@ const UNKNOWN: u8 = 1;
 /// so it is never a candidate.
 const ILLEGAL: u8 = 0;
 
+/// Marks an unknown slot that is never lost (a move out of the table holds the draw),
+/// while no slot can hold the value of this byte, a win in 253 plies
+/// ([`Passes::deepest_exit`]): such a slot is improved like a slow win, and is never a
+/// candidate. Before the solve gets that deep, these marks move to a bit array.
+const KEEP: u8 = 128;
+
+/// The depth from which a win may need the [`KEEP`] byte (a win in 253 plies comes from a
+/// loss in 252).
+const WIDE_DEPTH: u16 = 252;
+
 /// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
 const CHUNK: usize = 1 << 14;
 
@@ -248,12 +267,13 @@ impl Bits {
 struct State<'a, P> {
     passes: &'a P,
     value: HugeArray<AtomicU8>,
-    /// Never lost: a move out of the table holds the draw; or illegal (with [`ILLEGAL`]).
-    keep: Bits,
+    /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
+    /// [`KEEP`] instead.
+    keep: Option<Bits>,
     /// Candidates for a loss at the current depth.
     cand: Bits,
     /// Settled: the value cannot change any more (illegal, lost, or won no later than
-    /// the depth being solved). Most un-moves from a lost position reach such slots; this
+    /// the depth being solved; a checkmate aside, which tells it from an illegal slot). Most un-moves from a lost position reach such slots; this
     /// bit, eight times denser than the values, spares reading theirs.
     fin: Bits,
     /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
@@ -329,6 +349,31 @@ impl<P: Passes> State<'_, P> {
         }
     }
 
+    /// Mark slot `i` (unknown) never lost.
+    fn set_keep(&self, i: usize) {
+        match &self.keep {
+            Some(k) => k.set(i),
+            None => self.value[i].store(KEEP, Relaxed),
+        }
+    }
+
+    /// Move the never-lost marks from the [`KEEP`] byte to a bit array of their own, before
+    /// the solve gets deep enough for a win of that byte.
+    fn widen(&mut self) -> Result<(), SolveError> {
+        let n = self.value.len();
+        let keep = Bits::new(n)?;
+        self.value.par_chunks(64).enumerate().for_each(|(c, vals)| {
+            for (k, v) in vals.iter().enumerate() {
+                if v.load(Relaxed) == KEEP {
+                    v.store(UNKNOWN, Relaxed);
+                    keep.set(c * 64 + k);
+                }
+            }
+        });
+        self.keep = Some(keep);
+        Ok(())
+    }
+
     /// Note a value stored ahead of its depth. The start pass stores one in most slots of
     /// some tables: a read first keeps the shared word's cache line from bouncing between
     /// threads when it would not change (a fetch_max writes even then).
@@ -352,7 +397,7 @@ impl<P: Passes> State<'_, P> {
 
     /// Mark `p` a candidate for a loss if it may still lose.
     fn propose(&self, p: Index) {
-        if self.get(p) == UNKNOWN && !self.keep.get(p as usize) {
+        if self.get(p) == UNKNOWN && !self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
             self.cand.set(p as usize);
         }
     }
@@ -444,7 +489,10 @@ impl<P: Passes> State<'_, P> {
 
     /// Propose the slots of `m` (`first + b`) as candidates: those unknown and not kept.
     fn propose_mask(&self, first: Index, m: u64) {
-        let m = m & !self.keep.mask(first as usize) & !self.fin.mask(first as usize);
+        let mut m = m & !self.fin.mask(first as usize);
+        if let Some(k) = &self.keep {
+            m &= !k.mask(first as usize);
+        }
         let m = self.unknown(first, m);
         if m != 0 {
             self.cand.set_mask(first as usize, m);
@@ -572,7 +620,11 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             bytes: n as u64,
             source,
         })?,
-        keep: Bits::new(n)?,
+        keep: if passes.deepest_exit() < WIDE_DEPTH {
+            None
+        } else {
+            Some(Bits::new(n)?)
+        },
         cand: Bits::new(n)?,
         fin: Bits::new(n)?,
         group,
@@ -600,22 +652,20 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                         match start {
                             Start::Illegal => {
                                 st.fin.set(i);
-                                st.keep.set(i);
                                 st.value[i].store(ILLEGAL, Relaxed);
                             }
                             Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
                                 st.store(i as Index, UNKNOWN, v);
                                 st.note_ahead(d);
                             }
-                            Start::Final(_) => st.keep.set(i),
-                            Start::Open { win, keep } => {
-                                if keep {
-                                    st.keep.set(i);
-                                }
-                                if let Some(w) = win {
+                            Start::Final(_) => st.set_keep(i),
+                            Start::Open { win, keep } => match win {
+                                Some(w) => {
                                     st.try_win(i as Index, w, true);
                                 }
-                            }
+                                None if keep => st.set_keep(i),
+                                None => {}
+                            },
                         }
                     })?;
             }
@@ -650,6 +700,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let mut deepest = 0u16;
     let mut d: u16 = 0;
     loop {
+        if d + 1 >= WIDE_DEPTH && st.keep.is_none() {
+            st.widen()?;
+        }
         let st = &st;
         // Lost at d → won at d + 1. (Bytes count moves: an odd loss, which no record
         // holds, would read as the even one.)
@@ -657,7 +710,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             && st.each_holding(Value::Loss(d).packed(), |first, mut mask| {
                 if d == 0 {
                     // Not checkmates: illegal slots.
-                    mask &= !st.keep.mask(first as usize);
+                    mask &= !st.fin.mask(first as usize);
                 }
                 let mut any = false;
                 if mask != 0 {
@@ -751,8 +804,10 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         d += 1;
     }
 
-    // Illegal slots hold the checkmates' byte with their `keep` bit set: the bitmap of the
-    // records' illegal slots, once the solver's candidates are freed.
+    // Illegal slots hold the checkmates' byte, settled: the bitmap of the records' illegal
+    // slots, once the solver's candidates are freed. Slots still marked never lost are
+    // draws.
+    let wide = st.keep.is_some();
     let State {
         value,
         keep,
@@ -760,7 +815,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         fin,
         ..
     } = st;
-    drop((cand, fin));
+    drop((cand, keep));
     progress.phase("illegal positions", n as u64);
     let mut illegal = bitvec![usize, Lsb0; 0; n];
     illegal
@@ -771,12 +826,17 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             let bits = usize::BITS as usize;
             for j in 0..bits {
                 let i = k * bits + j;
-                if i < n && value[i].load(Relaxed) == ILLEGAL && keep.get(i) {
-                    *word |= 1 << j;
+                if i >= n {
+                    break;
+                }
+                match value[i].load(Relaxed) {
+                    ILLEGAL if fin.get(i) => *word |= 1 << j,
+                    KEEP if !wide => value[i].store(UNKNOWN, Relaxed),
+                    _ => {}
                 }
             }
         });
-    drop(keep);
+    drop(fin);
     Ok(Solved {
         passes,
         value,

@@ -14,6 +14,63 @@ fn one_byte(g: &crate::testgame::Graph) -> Result<Solution, super::SolveError> {
     Ok(super::one_byte::solve(passes, &opts)?.to_solution(&Silent))
 }
 
+/// [`GamePasses`](super::one_byte::GamePasses) that say how deep their moves out of the
+/// table go: the solver then keeps its never-lost marks in a value byte
+/// ([`Passes::deepest_exit`](super::one_byte::Passes::deepest_exit)), until the solve
+/// gets deep.
+struct Shallow<'g>(super::one_byte::GamePasses<'g, crate::testgame::Graph>, u16);
+
+impl super::one_byte::Passes for Shallow<'_> {
+    fn slots(&self) -> u64 {
+        self.0.slots()
+    }
+    fn start(
+        &self,
+        i: Index,
+        links: &mut Vec<super::one_byte::Link>,
+    ) -> Result<super::one_byte::Start, super::SolveError> {
+        self.0.start(i, links)
+    }
+    fn legal(&self, i: Index) -> bool {
+        self.0.legal(i)
+    }
+    fn predecessors(&self, i: Index, f: impl FnMut(Index)) {
+        self.0.predecessors(i, f)
+    }
+    fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool {
+        self.0.targets(i, ok)
+    }
+    fn slowest_exit(&self, i: Index) -> u16 {
+        self.0.slowest_exit(i)
+    }
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
+        self.0.first_move(i, wanted)
+    }
+    fn deepest_exit(&self) -> u16 {
+        self.1
+    }
+}
+
+fn one_byte_shallow(g: &crate::testgame::Graph) -> Result<Solution, super::SolveError> {
+    let opts = SolveOptions { progress: &Silent };
+    let deepest = g
+        .succ
+        .iter()
+        .flatten()
+        .filter_map(|o| match o {
+            Outcome::Known(Value::Win(p) | Value::Loss(p)) => Some(*p),
+            Outcome::Augmented {
+                extra: Value::Win(p) | Value::Loss(p),
+                ..
+            } => Some(*p),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let passes = Shallow(super::one_byte::GamePasses(g), deepest);
+    Ok(super::one_byte::solve(passes, &opts)?.to_solution(&Silent))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -21,6 +78,19 @@ proptest! {
     fn one_byte_writes_the_two_queue_records(g in graphs()) {
         let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
         let got = one_byte(&g).unwrap();
+        for i in 0..g.succ.len() as Index {
+            prop_assert_eq!(
+                (got.value(i), got.mv(i)),
+                (want.value(i), want.mv(i)),
+                "node {}", i
+            );
+        }
+    }
+
+    #[test]
+    fn never_lost_marks_in_a_byte_change_nothing(g in graphs()) {
+        let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
+        let got = one_byte_shallow(&g).unwrap();
         for i in 0..g.succ.len() as Index {
             prop_assert_eq!(
                 (got.value(i), got.mv(i)),
@@ -43,6 +113,30 @@ fn the_longest_loss_is_solved_and_one_ply_more_is_refused() {
     assert_eq!(sol.value(254), Value::Loss(MAX_LOSS_PLIES));
     assert_eq!(sol.value(253), Value::Win(MAX_WIN_PLIES));
     assert_eq!((sol.mv(0), sol.mv(254)), (NO_MOVE, 1));
+    // The never-lost marks move to their own bits before the last depths.
+    assert_eq!(one_byte_shallow(&chain(255)).unwrap(), sol);
     let err = one_byte(&chain(256)).unwrap_err();
     assert!(matches!(err, super::SolveError::TooDeep(255)), "{err}");
+}
+
+#[test]
+fn never_lost_marks_survive_the_move_to_their_own_bits() {
+    // Beside the longest line, two positions whose move out of the table draws: one also
+    // moves to the line's loss in 252 plies, so it is won in 253, a value found only after
+    // the marks have left the byte that value needs; the other moves to a win, so it stays
+    // a draw.
+    let mut g = chain(255);
+    g.succ
+        .push(vec![Outcome::Known(Value::Draw), Outcome::Index(252)]);
+    g.succ
+        .push(vec![Outcome::Known(Value::Draw), Outcome::Index(251)]);
+    g.terminal.extend([None, None]);
+    g.hole.extend([false, false]);
+    let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
+    let got = one_byte_shallow(&g).unwrap();
+    assert_eq!(
+        (got.value(255), got.value(256)),
+        (Value::Win(253), Value::Draw)
+    );
+    assert_eq!(got, want);
 }

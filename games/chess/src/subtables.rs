@@ -216,6 +216,22 @@ impl SubTables {
         })
     }
 
+    /// The longest win or loss, in plies, that any sub-table holds (from their headers'
+    /// histograms); 0 without tables.
+    pub fn deepest(&self) -> u16 {
+        self.subs
+            .iter()
+            .flat_map(|s| &s.table.header().sections)
+            .flat_map(|sec| sec.histogram.iter().enumerate())
+            .filter(|&(_, &count)| count > 0)
+            .filter_map(|(code, _)| match Value::from_code(code as u16) {
+                Some(Value::Win(p) | Value::Loss(p)) => Some(p),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The layout of a route's sub-table.
     pub fn layout_of(&self, r: Route) -> &Layout {
         &self.subs[r.sub].layout

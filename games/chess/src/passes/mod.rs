@@ -550,6 +550,14 @@ impl Passes for ChessPasses<'_> {
         self.layout().group_len()
     }
 
+    fn deepest_exit(&self) -> u16 {
+        if self.chess.subs.is_rules_only() {
+            retro_engine::game::MAX_LOSS_PLIES
+        } else {
+            self.chess.subs.deepest()
+        }
+    }
+
     fn group_start(
         &self,
         first: Index,
