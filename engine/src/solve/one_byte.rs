@@ -487,13 +487,15 @@ impl<P: Passes> State<'_, P> {
         u
     }
 
-    /// Propose the slots of `m` (`first + b`) as candidates: those unknown and not kept.
+    /// Propose the slots of `m` (`first + b`) as candidates: those not settled and not
+    /// kept. Their values are not read here, at random: a proposed slot that is not
+    /// unknown (a win stored ahead, or never lost) is dropped when the candidates are
+    /// checked, group by group in order.
     fn propose_mask(&self, first: Index, m: u64) {
         let mut m = m & !self.fin.mask(first as usize);
         if let Some(k) = &self.keep {
             m &= !k.mask(first as usize);
         }
-        let m = self.unknown(first, m);
         if m != 0 {
             self.cand.set_mask(first as usize, m);
         }
