@@ -8,19 +8,32 @@
 //! 1. **Start.** Every slot is classified once ([`Passes::start`]): illegal, final
 //!    (terminal, or every move leaves the table), or open. An open slot with a move out of
 //!    the table to a loss for the opponent holds that win at once, as a *tentative* value
-//!    that a quicker win replaces; one with a move out to a draw gets its `keep` bit: it is
-//!    never lost.
+//!    that a quicker win replaces; one with a move out to a draw is marked *never lost*.
 //! 2. **Depth d, lost → won.** Every slot holding a loss at d is found by scanning the
 //!    bytes (only the chunks of slots that ever held that byte: each chunk keeps 256 bits
 //!    of which bytes it held); its predecessors that are unknown, or hold a slower
 //!    tentative win, are won at d + 1.
-//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its unknown predecessors as
-//!    candidates (a bit a slot). Each candidate is then checked forward
+//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its predecessors as
+//!    candidates (a bit a slot). Each candidate still unknown is then checked forward
 //!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
 //!    it is lost at one ply more than its slowest move, moves out of the table included
 //!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
 //!    sub-table): the loss is then stored early, exact already, and scanned at its depth.
 //! 4. What is never reached is a draw.
+//!
+//! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
+//! change (illegal, lost, or won no later than the depth solved). Most predecessors of a
+//! lost position are settled already; the bit, eight times denser than the values, spares
+//! reading theirs. Illegal slots hold the checkmates' byte and are told from them by that
+//! bit: a move into an illegal slot is not legal, so the passes need not test legality
+//! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
+//! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
+//! can have until the solve gets that deep ([`Passes::deepest_exit`]); before then these
+//! marks move to a bit array of their own.
+//!
+//! **Groups.** The passes work on groups of slots ([`Passes::group`]; chess: every piece
+//! but the last standing still), the solver handing them a mask of the slots concerned:
+//! what a group's slots share is worked out once, and their records lie together.
 //!
 //! Moves of kind [`Outcome::Augmented`] (chess: a double step allowing en passant) are few:
 //! they are kept in a side list and settled as the two-queue solver settles them (won for

@@ -393,12 +393,10 @@ impl Passes for ChessPasses<'_> {
         let occ = s.occ;
         let empty = !occ;
         let pieces = &self.layout().pieces;
-        for k in 0..pieces.len() {
-            let (color, role) = pieces[k];
+        for (&(color, role), &to) in pieces.iter().zip(&s.sq) {
             if color != mover {
                 continue;
             }
-            let to = s.sq[k];
             let step = self.step(&s, mover, to);
             if role != Role::Pawn {
                 let mut from = piece_targets(role, to, occ) & empty;
