@@ -28,6 +28,20 @@ thread_local! {
     /// The moves that leave the table, and the double steps, met before the first
     /// ordinary move achieving the value, with their ranks.
     static BEFORE: RefCell<Vec<(usize, Move)>> = RefCell::new(Vec::with_capacity(32));
+    /// A group's movers.
+    static MOVER_LIST: RefCell<[Mover; MOVERS]> = const {
+        RefCell::new(
+            [Mover {
+                role: Role::King,
+                from: 0,
+                who: Who::Last,
+                dests: 0,
+                quiet: 0,
+                at: [0; 64],
+                reach: [(0, EACH); 28],
+            }; MOVERS],
+        )
+    };
 }
 
 /// Where a role comes in the move order: king first, pawn last.
@@ -36,6 +50,7 @@ fn order(role: Role) -> u8 {
 }
 
 /// A piece of the side to move other than the last piece, its moves on the fixed squares.
+#[derive(Clone, Copy)]
 struct Mover {
     role: Role,
     from: Square,
@@ -43,9 +58,20 @@ struct Mover {
     /// Destinations with the fixed pieces alone on the board, own pieces excluded (not
     /// for a pawn, whose moves are made per position).
     dests: u64,
-    /// Per quiet destination in `dests`: where the group goes.
-    reach: [Reach; 64],
+    /// Those not taking a fixed piece: the quiet moves, each with where the group goes.
+    quiet: u64,
+    /// Per quiet destination square: its entry in `reach`.
+    at: [u8; 64],
+    /// Per quiet destination, in square order: the group reached and the symmetry turning
+    /// the last piece's square ([`EACH`]: slot by slot).
+    reach: [(Index, u8); 28],
 }
+
+/// In [`Mover::reach`]: the move's slot depends on where the last piece stands.
+const EACH: u8 = u8::MAX;
+
+/// At most: the king and the fixed pieces of one side.
+const MOVERS: usize = 5;
 
 impl ChessPasses<'_> {
     pub(super) fn best_moves_of_group(
@@ -82,154 +108,171 @@ impl ChessPasses<'_> {
         let (last_color, last_role) = l.pieces[n - 1];
         let last_ours = last_color == us;
 
-        // The movers in move order, their quiet destinations' groups worked out.
-        let mut movers: Vec<Mover> = Vec::with_capacity(5);
-        let mut add = |role: Role, from: Square, who: Who| {
-            let mut m = Mover {
-                role,
-                from,
-                who,
-                dests: 0,
-                reach: [const { Reach::Each }; 64],
-            };
-            if role != Role::Pawn {
-                m.dests = piece_targets(role, from, occ_fixed) & !own_fixed;
-                if role == Role::King {
-                    m.dests &= !KING[enemy_king as usize];
-                }
-                for t in squares(m.dests & !enemy_fixed) {
-                    m.reach[t as usize] = self.reach_group(&g, next, who, t);
-                }
-            }
-            movers.push(m);
-        };
-        add(Role::King, own_king, Who::King(us));
-        for k in 0..n - 1 {
-            if l.pieces[k].0 == us {
-                add(l.pieces[k].1, g.sq[k], Who::Piece(k));
-            }
-        }
-        movers.sort_by_key(|m| (order(m.role), m.from));
-
-        BEFORE.with(|before| {
-            let mut before = before.borrow_mut();
-            for b in bits(mask) {
-                let s = self.last_square(b);
-                let own_value = value(first + b);
-                let (own, enemy) = if last_ours {
-                    (own_fixed | bb(s), enemy_fixed)
+        // The movers in move order, their quiet destinations' groups worked out (in the
+        // thread's array: every entry read is written first, for this group).
+        MOVER_LIST.with(|list| {
+            let mut movers = list.borrow_mut();
+            let mut count = 0;
+            let mut add = |role: Role, from: Square, who: Who| {
+                let m = &mut movers[count];
+                count += 1;
+                (m.role, m.from, m.who, m.dests, m.quiet) = (role, from, who, 0, 0);
+                if role == Role::Pawn {
+                    // Its pushes inside the table (the moves themselves are made per position).
+                    let white = us == Color::White;
+                    let one = if white { from + 8 } else { from - 8 };
+                    if occ_fixed & bb(one) == 0 && rank(one) != 7 && rank(one) != 0 {
+                        m.quiet = bb(one);
+                        let two = if white { one + 8 } else { one - 8 };
+                        if rank(from) == if white { 1 } else { 6 } && occ_fixed & bb(two) == 0 {
+                            m.quiet |= bb(two);
+                        }
+                    }
                 } else {
-                    (own_fixed, enemy_fixed | bb(s))
-                };
-                let occ = occ_fixed | bb(s);
-                let mut pos = base;
-                pos.place(s, last_color, last_role);
-                before.clear();
-                let mut rank_now = 0usize;
-                let mut found = None;
-                // A move that leaves the table, or a double step: played out now, since
-                // its legality decides the rank of every later move; its value is looked
-                // up only if no earlier move achieves the value.
-                let mut exit = |m: Move, rank_now: &mut usize| {
-                    if !make(&pos, &m).in_check(us) {
-                        *rank_now += 1;
-                        before.push((*rank_now, m));
+                    m.dests = piece_targets(role, from, occ_fixed) & !own_fixed;
+                    if role == Role::King {
+                        m.dests &= !KING[enemy_king as usize];
                     }
-                };
-                // A quiet move to slot `q`: false once it achieves the value.
-                let mut quiet = |q: Index, rank_now: &mut usize| -> bool {
-                    let v = value(q);
-                    if v == Value::Illegal {
-                        return true;
-                    }
-                    *rank_now += 1;
-                    if v.back() == own_value {
-                        found = Some(*rank_now);
-                        return false;
-                    }
-                    true
-                };
-                let capture = |t: Square| {
-                    if t == s {
-                        last_role
+                    m.quiet = m.dests & !enemy_fixed;
+                }
+                for (k, t) in squares(m.quiet).enumerate() {
+                    m.at[t as usize] = k as u8;
+                    m.reach[k] = match self.reach_group(&g, next, who, t) {
+                        Reach::Group { first, t } => (first, t),
+                        Reach::Each => (0, EACH),
+                    };
+                }
+            };
+            add(Role::King, own_king, Who::King(us));
+            for k in 0..n - 1 {
+                if l.pieces[k].0 == us {
+                    add(l.pieces[k].1, g.sq[k], Who::Piece(k));
+                }
+            }
+            let movers = &mut movers[..count];
+            movers.sort_unstable_by_key(|m| (order(m.role), m.from));
+
+            BEFORE.with(|before| {
+                let mut before = before.borrow_mut();
+                for b in bits(mask) {
+                    let s = self.last_square(b);
+                    let own_value = value(first + b);
+                    let (own, enemy) = if last_ours {
+                        (own_fixed | bb(s), enemy_fixed)
                     } else {
-                        pos.piece_at(t).expect("a piece to take").1
-                    }
-                };
-                let last_key = (order(last_role), s);
-                let mut last_done = !last_ours;
-                let mut go = true;
-                let mut k = 0;
-                while go && (k < movers.len() || !last_done) {
-                    let take_last = !last_done
-                        && (k == movers.len()
-                            || last_key < (order(movers[k].role), movers[k].from));
-                    if take_last {
-                        last_done = true;
-                        if last_role == Role::Pawn {
-                            go = self.pawn_moves(&pos, s, us, occ, enemy, &mut |m| {
-                                if m.converts() || m.is_double_step() {
-                                    exit(m, &mut rank_now);
+                        (own_fixed, enemy_fixed | bb(s))
+                    };
+                    let occ = occ_fixed | bb(s);
+                    let mut pos = base;
+                    pos.place(s, last_color, last_role);
+                    before.clear();
+                    let mut rank_now = 0usize;
+                    let mut found = None;
+                    // A move that leaves the table, or a double step: played out now, since
+                    // its legality decides the rank of every later move; its value is looked
+                    // up only if no earlier move achieves the value.
+                    let mut exit = |m: Move, rank_now: &mut usize| {
+                        if !make(&pos, &m).in_check(us) {
+                            *rank_now += 1;
+                            before.push((*rank_now, m));
+                        }
+                    };
+                    // A quiet move to slot `q`: false once it achieves the value.
+                    let mut quiet = |q: Index, rank_now: &mut usize| -> bool {
+                        let v = value(q);
+                        if v == Value::Illegal {
+                            return true;
+                        }
+                        *rank_now += 1;
+                        if v.back() == own_value {
+                            found = Some(*rank_now);
+                            return false;
+                        }
+                        true
+                    };
+                    let capture = |t: Square| {
+                        if t == s {
+                            last_role
+                        } else {
+                            pos.piece_at(t).expect("a piece to take").1
+                        }
+                    };
+                    let last_key = (order(last_role), s);
+                    let mut last_done = !last_ours;
+                    let mut go = true;
+                    let mut k = 0;
+                    while go && (k < movers.len() || !last_done) {
+                        let take_last = !last_done
+                            && (k == movers.len()
+                                || last_key < (order(movers[k].role), movers[k].from));
+                        if take_last {
+                            last_done = true;
+                            if last_role == Role::Pawn {
+                                go = self.pawn_moves(&pos, s, us, occ, enemy, &mut |m| {
+                                    if m.converts() || m.is_double_step() {
+                                        exit(m, &mut rank_now);
+                                        true
+                                    } else {
+                                        quiet(self.last_moves_to(&g, next, m.to, s), &mut rank_now)
+                                    }
+                                });
+                                continue;
+                            }
+                            for t in squares(piece_targets(last_role, s, occ) & !own) {
+                                if enemy & bb(t) != 0 {
+                                    exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now);
+                                } else if !quiet(self.last_moves_to(&g, next, t, s), &mut rank_now)
+                                {
+                                    go = false;
+                                    break;
+                                }
+                            }
+                            continue;
+                        }
+                        let m = &movers[k];
+                        k += 1;
+                        if m.role == Role::Pawn {
+                            go = self.pawn_moves(&pos, m.from, us, occ, enemy, &mut |mo| {
+                                if mo.converts() || mo.is_double_step() {
+                                    exit(mo, &mut rank_now);
                                     true
                                 } else {
-                                    quiet(self.last_moves_to(&g, next, m.to, s), &mut rank_now)
+                                    quiet(self.slot_of_reach(&g, m, mo.to, s), &mut rank_now)
                                 }
                             });
                             continue;
                         }
-                        for t in squares(piece_targets(last_role, s, occ) & !own) {
+                        let mut dests = m.dests & !own;
+                        if m.dests & bb(s) != 0
+                            && matches!(m.role, Role::Queen | Role::Rook | Role::Bishop)
+                        {
+                            // The last piece stands on a line of this slider: nothing beyond it.
+                            dests &= piece_targets(m.role, m.from, occ);
+                        }
+                        for t in squares(dests) {
                             if enemy & bb(t) != 0 {
-                                exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now);
-                            } else if !quiet(self.last_moves_to(&g, next, t, s), &mut rank_now) {
+                                exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now);
+                            } else if !quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now) {
                                 go = false;
                                 break;
                             }
                         }
-                        continue;
                     }
-                    let m = &movers[k];
-                    k += 1;
-                    if m.role == Role::Pawn {
-                        go = self.pawn_moves(&pos, m.from, us, occ, enemy, &mut |mo| {
-                            if mo.converts() || mo.is_double_step() {
-                                exit(mo, &mut rank_now);
-                                true
-                            } else {
-                                quiet(self.slot_of_reach(&g, m, mo.to, s), &mut rank_now)
-                            }
-                        });
-                        continue;
-                    }
-                    let mut dests = m.dests & !own;
-                    if m.dests & bb(s) != 0
-                        && matches!(m.role, Role::Queen | Role::Rook | Role::Bishop)
-                    {
-                        // The last piece stands on a line of this slider: nothing beyond it.
-                        dests &= piece_targets(m.role, m.from, occ);
-                    }
-                    for t in squares(dests) {
-                        if enemy & bb(t) != 0 {
-                            exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now);
-                        } else if !quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now) {
-                            go = false;
-                            break;
-                        }
-                    }
+                    let code = before
+                        .iter()
+                        .find(|(_, m)| {
+                            self.chess
+                                .outcome(m, &make(&pos, m), false)
+                                .value(&value)
+                                .back()
+                                == own_value
+                        })
+                        .map(|&(k, _)| k)
+                        .or(found)
+                        .map_or(NO_MOVE, |k| k as u8);
+                    out(b, code);
                 }
-                let code = before
-                    .iter()
-                    .find(|(_, m)| {
-                        self.chess
-                            .outcome(m, &make(&pos, m), false)
-                            .value(&value)
-                            .back()
-                            == own_value
-                    })
-                    .map(|&(k, _)| k)
-                    .or(found)
-                    .map_or(NO_MOVE, |k| k as u8);
-                out(b, code);
-            }
+            });
         });
     }
 
@@ -237,9 +280,9 @@ impl ChessPasses<'_> {
     /// last piece on `s`.
     #[inline]
     fn slot_of_reach(&self, g: &Group, m: &Mover, t: Square, s: Square) -> Index {
-        match m.reach[t as usize] {
-            Reach::Group { first, t: sym } => first + self.digit_of_last(transform(sym, s)),
-            Reach::Each => self.slot_after(g, g.turn.other(), m.who, t, s),
+        match m.reach[m.at[t as usize] as usize] {
+            (_, EACH) => self.slot_after(g, g.turn.other(), m.who, t, s),
+            (first, sym) => first + self.digit_of_last(transform(sym, s)),
         }
     }
 

@@ -584,6 +584,9 @@ impl Passes for ChessPasses<'_> {
     }
 
     fn slowest_exit(&self, i: Index) -> u16 {
+        if let Some(w) = self.slowest_exit_fast(i) {
+            return w;
+        }
         let pos = self.position(&self.slot(i));
         let mut slowest = 0;
         self.each_exit(&pos, |_, to| {

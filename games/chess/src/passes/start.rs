@@ -151,11 +151,7 @@ impl ChessPasses<'_> {
         let n = l.pieces.len();
         let us = g.turn;
         let them = us.other();
-        let (own_king, enemy_king) = if us == Color::White {
-            (g.wk, g.bk)
-        } else {
-            (g.bk, g.wk)
-        };
+        let enemy_king = if us == Color::White { g.bk } else { g.wk };
         let legal = self.legal_in_group(&g);
         let (last_color, last_role) = l.pieces[n - 1];
         let mut base = Position::empty();
@@ -195,65 +191,7 @@ impl ChessPasses<'_> {
                     keep = true;
                 }
             };
-            // The piece of the table on square `x` (not a king).
-            let piece_on = |x: Square| (0..n).find(|&m| sq[m] == x).expect("a piece");
-            // Captures by the king, then by each piece; then pawns' promotions.
-            for y in squares(KING[own_king as usize] & enemy & !KING[enemy_king as usize]) {
-                let (wk, bk) = if us == Color::White {
-                    (y, g.bk)
-                } else {
-                    (g.wk, y)
-                };
-                let j = piece_on(y);
-                if let Some(d) = &exits.capture[j] {
-                    note(self.probe(d, them, wk, bk, &sq));
-                }
-            }
-            let mut double = false;
-            for m in 0..n {
-                let (c, role) = l.pieces[m];
-                if c != us {
-                    continue;
-                }
-                let x = sq[m];
-                if role != Role::Pawn {
-                    for y in squares(piece_targets(role, x, occ) & enemy) {
-                        let j = piece_on(y);
-                        let mut after = sq;
-                        after[m] = y;
-                        if let Some(d) = &exits.capture[j] {
-                            note(self.probe(d, them, g.wk, g.bk, &after));
-                        }
-                    }
-                    continue;
-                }
-                let white = us == Color::White;
-                let one = if white { x + 8 } else { x - 8 };
-                let promotes = rank(one) == if white { 7 } else { 0 };
-                let mut to = pawn_attacks(white, x) & enemy;
-                if occ & bb(one) == 0 {
-                    if promotes {
-                        to |= bb(one);
-                    } else {
-                        let two = if white { one + 8 } else { one - 8 };
-                        double |= rank(x) == if white { 1 } else { 6 } && occ & bb(two) == 0;
-                    }
-                }
-                for y in squares(to) {
-                    let j = (enemy & bb(y) != 0).then(|| piece_on(y));
-                    let mut after = sq;
-                    after[m] = y;
-                    if promotes {
-                        for k in 0..4 {
-                            if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
-                                note(self.probe(d, them, g.wk, g.bk, &after));
-                            }
-                        }
-                    } else if let Some(d) = &exits.capture[j.expect("a capture")] {
-                        note(self.probe(d, them, g.wk, g.bk, &after));
-                    }
-                }
-            }
+            let double = self.exit_values(exits, us, g.wk, g.bk, &sq, occ, enemy, &mut note);
             // Double steps: few, played out as the slot passes do.
             let mut inside_double = false;
             let before = links.len();
@@ -282,6 +220,119 @@ impl ChessPasses<'_> {
             );
         }
         Ok(())
+    }
+
+    /// The value, read from its sub-table, of every capture and promotion of a position
+    /// (`us` to move, the kings, the table's pieces on `sq`, `occ` occupied, `enemy` the
+    /// pieces `us` may take) to `note`, an illegal one as [`Value::Illegal`]; true if a
+    /// pawn may step twice (those moves stay inside, or allow en passant: not read here).
+    #[allow(clippy::too_many_arguments)]
+    fn exit_values(
+        &self,
+        exits: &Exits,
+        us: Color,
+        wk: Square,
+        bk: Square,
+        sq: &[Square; 4],
+        occ: u64,
+        enemy: u64,
+        note: &mut impl FnMut(Value),
+    ) -> bool {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let them = us.other();
+        let (own_king, enemy_king) = if us == Color::White {
+            (wk, bk)
+        } else {
+            (bk, wk)
+        };
+        // The piece of the table on square `x` (not a king).
+        let piece_on = |x: Square| (0..n).find(|&m| sq[m] == x).expect("a piece");
+        // Captures by the king, then by each piece; then pawns' promotions.
+        for y in squares(KING[own_king as usize] & enemy & !KING[enemy_king as usize]) {
+            let (wk, bk) = if us == Color::White { (y, bk) } else { (wk, y) };
+            if let Some(d) = &exits.capture[piece_on(y)] {
+                note(self.probe(d, them, wk, bk, sq));
+            }
+        }
+        let mut double = false;
+        for m in 0..n {
+            let (c, role) = l.pieces[m];
+            if c != us {
+                continue;
+            }
+            let x = sq[m];
+            if role != Role::Pawn {
+                for y in squares(piece_targets(role, x, occ) & enemy) {
+                    let mut after = *sq;
+                    after[m] = y;
+                    if let Some(d) = &exits.capture[piece_on(y)] {
+                        note(self.probe(d, them, wk, bk, &after));
+                    }
+                }
+                continue;
+            }
+            let white = us == Color::White;
+            let one = if white { x + 8 } else { x - 8 };
+            let promotes = rank(one) == if white { 7 } else { 0 };
+            let mut to = pawn_attacks(white, x) & enemy;
+            if occ & bb(one) == 0 {
+                if promotes {
+                    to |= bb(one);
+                } else {
+                    let two = if white { one + 8 } else { one - 8 };
+                    double |= rank(x) == if white { 1 } else { 6 } && occ & bb(two) == 0;
+                }
+            }
+            for y in squares(to) {
+                let j = (enemy & bb(y) != 0).then(|| piece_on(y));
+                let mut after = *sq;
+                after[m] = y;
+                if promotes {
+                    for k in 0..4 {
+                        if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
+                            note(self.probe(d, them, wk, bk, &after));
+                        }
+                    }
+                } else if let Some(d) = &exits.capture[j.expect("a capture")] {
+                    note(self.probe(d, them, wk, bk, &after));
+                }
+            }
+        }
+        double
+    }
+
+    /// [`Passes::slowest_exit`](retro_engine::solve::one_byte::Passes::slowest_exit):
+    /// the slowest win for the opponent among the moves of slot `i` out of the table,
+    /// each read by its route; `None` without sub-tables.
+    pub(super) fn slowest_exit_fast(&self, i: Index) -> Option<u16> {
+        let exits = self.exits.as_ref()?;
+        let l = self.layout();
+        let (us, wk, bk, sq) = l.squares_of(i).expect("a slot of the table");
+        let mut occ = bb(wk) | bb(bk);
+        let mut enemy = 0;
+        for (&(c, _), &x) in l.pieces.iter().zip(&sq) {
+            occ |= bb(x);
+            if c != us {
+                enemy |= bb(x);
+            }
+        }
+        let mut slowest = 0;
+        let double = self.exit_values(exits, us, wk, bk, &sq, occ, enemy, &mut |v| {
+            if let Value::Win(w) = v {
+                slowest = slowest.max(w);
+            }
+        });
+        if double {
+            // A double step into a position with no move, en passant aside: a known value.
+            let s = self.slot(i);
+            self.each_double_step(&self.position(&s), |to| {
+                if let Outcome::Known(Value::Win(w)) = to {
+                    slowest = slowest.max(w);
+                }
+            });
+        }
+        Some(slowest)
     }
 
     /// The slots of group `g` that hold a legal position in its stored form, as squares
