@@ -4,6 +4,7 @@
 //! solvers.
 
 mod ascending;
+mod bytes;
 pub mod huge;
 pub mod one_byte;
 pub mod restart;

@@ -48,11 +48,12 @@
 //! A game can give its own [`Passes`] (chess works on squares and index arithmetic, not on
 //! positions); [`GamePasses`] gives them for any [`Game`] from its moves and un-moves.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use bitvec::prelude::*;
 use rayon::prelude::*;
 
+use super::bytes::Bytes;
 use super::huge::HugeArray;
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Records, SolveOptions, Value, MAX_LOSS_PLIES, NO_MOVE};
@@ -279,7 +280,7 @@ impl Bits {
 
 struct State<'a, P> {
     passes: &'a P,
-    value: HugeArray<AtomicU8>,
+    value: Bytes,
     /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
     /// [`KEEP`] instead.
     keep: Option<Bits>,
@@ -309,7 +310,7 @@ struct State<'a, P> {
 
 impl<P: Passes> State<'_, P> {
     fn get(&self, i: Index) -> u8 {
-        self.value[i as usize].load(Relaxed)
+        self.value.get(i as usize)
     }
 
     /// Store `v` in slot `i` if it still holds `old`; a value beyond the records' range is
@@ -323,9 +324,7 @@ impl<P: Passes> State<'_, P> {
             return false;
         }
         let b = v.packed();
-        let ok = self.value[i as usize]
-            .compare_exchange(old, b, Relaxed, Relaxed)
-            .is_ok();
+        let ok = self.value.swap(i as usize, old, b);
         if ok {
             let word = &self.present[i as usize / self.chunk][b as usize / 64];
             let bit = 1u64 << (b % 64);
@@ -366,7 +365,7 @@ impl<P: Passes> State<'_, P> {
     fn set_keep(&self, i: usize) {
         match &self.keep {
             Some(k) => k.set(i),
-            None => self.value[i].store(KEEP, Relaxed),
+            None => self.value.set(i, KEEP),
         }
     }
 
@@ -375,12 +374,12 @@ impl<P: Passes> State<'_, P> {
     fn widen(&mut self) -> Result<(), SolveError> {
         let n = self.value.len();
         let keep = Bits::new(n)?;
-        self.value.par_chunks(64).enumerate().for_each(|(c, vals)| {
-            for (k, v) in vals.iter().enumerate() {
-                if v.load(Relaxed) == KEEP {
-                    v.store(UNKNOWN, Relaxed);
-                    keep.set(c * 64 + k);
-                }
+        (0..n.div_ceil(64)).into_par_iter().for_each(|c| {
+            let first = c * 64;
+            for b in bits(self.value.holding(first, 64.min(n - first), KEEP)) {
+                let i = first + b as usize;
+                self.value.set(i, UNKNOWN);
+                keep.set(i);
             }
         });
         self.keep = Some(keep);
@@ -469,21 +468,19 @@ impl<P: Passes> State<'_, P> {
     fn each_holding(&self, b: u8, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
         let bit = 1u64 << (b % 64);
         let g = self.group;
-        self.value
-            .par_chunks(self.chunk)
-            .enumerate()
-            .map(|(c, vals)| {
+        let n = self.value.len();
+        (0..n.div_ceil(self.chunk))
+            .into_par_iter()
+            .map(|c| {
                 let mut any = false;
                 if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
                     return false;
                 }
-                for (k, group) in vals.chunks(g).enumerate() {
-                    let mut mask = 0u64;
-                    for (j, v) in group.iter().enumerate() {
-                        mask |= ((v.load(Relaxed) == b) as u64) << j;
-                    }
+                let end = ((c + 1) * self.chunk).min(n);
+                for first in (c * self.chunk..end).step_by(g) {
+                    let mask = self.value.holding(first, g.min(end - first), b);
                     if mask != 0 {
-                        any |= f((c * self.chunk + k * g) as Index, mask);
+                        any |= f(first as Index, mask);
                     }
                 }
                 any
@@ -566,7 +563,7 @@ impl<P: Passes> State<'_, P> {
 /// streams it.
 pub struct Solved<P> {
     passes: P,
-    value: HugeArray<AtomicU8>,
+    value: Bytes,
     illegal: BitVec,
 }
 
@@ -579,7 +576,7 @@ impl<P: Passes> Records for Solved<P> {
         if self.illegal[i as usize] {
             Value::Illegal
         } else {
-            Value::from_packed(self.value[i as usize].load(Relaxed))
+            Value::from_packed(self.value.get(i as usize))
         }
     }
 
@@ -588,7 +585,7 @@ impl<P: Passes> Records for Solved<P> {
     /// the two-queue solver's.
     fn fill(&self, first: Index, out: &mut [u8]) {
         // The value byte first: only a checkmate's byte needs the illegal bit to tell.
-        let value = |j: Index| match self.value[j as usize].load(Relaxed) {
+        let value = |j: Index| match self.value.get(j as usize) {
             0 if self.illegal[j as usize] => Value::Illegal,
             b => Value::from_packed(b),
         };
@@ -631,7 +628,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let chunk = (CHUNK / group).max(1) * group;
     let mut st = State {
         passes: &passes,
-        value: HugeArray::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
+        value: Bytes::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
             bytes: n as u64,
             source,
         })?,
@@ -667,7 +664,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                         match start {
                             Start::Illegal => {
                                 st.fin.set(i);
-                                st.value[i].store(ILLEGAL, Relaxed);
+                                st.value.set(i, ILLEGAL);
                             }
                             Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
                                 st.store(i as Index, UNKNOWN, v);
@@ -838,16 +835,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         .par_iter_mut()
         .enumerate()
         .for_each(|(k, word)| {
-            let bits = usize::BITS as usize;
-            for j in 0..bits {
-                let i = k * bits + j;
-                if i >= n {
-                    break;
-                }
-                match value[i].load(Relaxed) {
-                    ILLEGAL if fin.get(i) => *word |= 1 << j,
-                    KEEP if !wide => value[i].store(UNKNOWN, Relaxed),
-                    _ => {}
+            // A word of the bitmap is at most 64 slots.
+            let width = usize::BITS as usize;
+            let first = k * width;
+            let len = width.min(n - first);
+            *word = (value.holding(first, len, ILLEGAL) & fin.mask(first)) as usize;
+            if !wide {
+                for b in bits(value.holding(first, len, KEEP)) {
+                    value.set(first + b as usize, UNKNOWN);
                 }
             }
         });

@@ -7,12 +7,13 @@
 //! occupies, and adds the last piece's own moves at their place in the order. A move is
 //! generated pseudo-legally and its legality read from the table: a move inside it is
 //! legal exactly when the slot it reaches holds a position (the mover's king not
-//! attacked, the opponent to move), so only the moves that leave the table (captures,
-//! promotions) and the double steps are played out.
+//! attacked, the opponent to move); a capture or promotion when the slot of its
+//! sub-table does, read by the start pass's routes. Only the double steps are played
+//! out.
 //!
 //! [`Passes::group_first_moves`]: retro_engine::solve::one_byte::Passes::group_first_moves
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::group::{Group, Reach, Who};
 use super::{piece_targets, ChessPasses};
@@ -165,31 +166,42 @@ impl ChessPasses<'_> {
                     let occ = occ_fixed | bb(s);
                     let mut pos = base;
                     pos.place(s, last_color, last_role);
+                    let mut sq = g.sq;
+                    sq[n - 1] = s;
                     before.clear();
                     let mut rank_now = 0usize;
-                    let mut found = None;
-                    // A move that leaves the table, or a double step: played out now, since
-                    // its legality decides the rank of every later move; its value is looked
-                    // up only if no earlier move achieves the value.
-                    let mut exit = |m: Move, rank_now: &mut usize| {
-                        if !make(&pos, &m).in_check(us) {
-                            *rank_now += 1;
-                            before.push((*rank_now, m));
-                        }
-                    };
-                    // A quiet move to slot `q`: false once it achieves the value.
-                    let mut quiet = |q: Index, rank_now: &mut usize| -> bool {
-                        let v = value(q);
+                    let found = Cell::new(None);
+                    // A move to a value `v` for the opponent: false once it achieves the
+                    // value.
+                    let counts = |v: Value, rank_now: &mut usize| -> bool {
                         if v == Value::Illegal {
                             return true;
                         }
                         *rank_now += 1;
                         if v.back() == own_value {
-                            found = Some(*rank_now);
+                            found.set(Some(*rank_now));
                             return false;
                         }
                         true
                     };
+                    // A move that leaves the table: read by its route (an illegal one
+                    // reaches an illegal slot of its sub-table). A double step is played
+                    // out now, since its legality decides the rank of every later move;
+                    // its value is looked up only if no earlier move achieves the value.
+                    let mut exit = |m: Move, rank_now: &mut usize| -> bool {
+                        if !m.is_double_step() {
+                            if let Some(v) = self.exit_value(us, g.wk, g.bk, &sq, &m) {
+                                return counts(v, rank_now);
+                            }
+                        }
+                        if !make(&pos, &m).in_check(us) {
+                            *rank_now += 1;
+                            before.push((*rank_now, m));
+                        }
+                        true
+                    };
+                    // A quiet move to slot `q`.
+                    let quiet = |q: Index, rank_now: &mut usize| counts(value(q), rank_now);
                     let capture = |t: Square| {
                         if t == s {
                             last_role
@@ -210,8 +222,7 @@ impl ChessPasses<'_> {
                             if last_role == Role::Pawn {
                                 go = self.pawn_moves(&pos, s, us, occ, enemy, &mut |m| {
                                     if m.converts() || m.is_double_step() {
-                                        exit(m, &mut rank_now);
-                                        true
+                                        exit(m, &mut rank_now)
                                     } else {
                                         quiet(self.last_moves_to(&g, next, m.to, s), &mut rank_now)
                                     }
@@ -219,10 +230,12 @@ impl ChessPasses<'_> {
                                 continue;
                             }
                             for t in squares(piece_targets(last_role, s, occ) & !own) {
-                                if enemy & bb(t) != 0 {
-                                    exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now);
-                                } else if !quiet(self.last_moves_to(&g, next, t, s), &mut rank_now)
-                                {
+                                let more = if enemy & bb(t) != 0 {
+                                    exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now)
+                                } else {
+                                    quiet(self.last_moves_to(&g, next, t, s), &mut rank_now)
+                                };
+                                if !more {
                                     go = false;
                                     break;
                                 }
@@ -234,8 +247,7 @@ impl ChessPasses<'_> {
                         if m.role == Role::Pawn {
                             go = self.pawn_moves(&pos, m.from, us, occ, enemy, &mut |mo| {
                                 if mo.converts() || mo.is_double_step() {
-                                    exit(mo, &mut rank_now);
-                                    true
+                                    exit(mo, &mut rank_now)
                                 } else {
                                     quiet(self.slot_of_reach(&g, m, mo.to, s), &mut rank_now)
                                 }
@@ -250,9 +262,12 @@ impl ChessPasses<'_> {
                             dests &= piece_targets(m.role, m.from, occ);
                         }
                         for t in squares(dests) {
-                            if enemy & bb(t) != 0 {
-                                exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now);
-                            } else if !quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now) {
+                            let more = if enemy & bb(t) != 0 {
+                                exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now)
+                            } else {
+                                quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now)
+                            };
+                            if !more {
                                 go = false;
                                 break;
                             }
@@ -268,7 +283,7 @@ impl ChessPasses<'_> {
                                 == own_value
                         })
                         .map(|&(k, _)| k)
-                        .or(found)
+                        .or(found.get())
                         .map_or(NO_MOVE, |k| k as u8);
                     out(b, code);
                 }

@@ -302,6 +302,47 @@ impl ChessPasses<'_> {
         double
     }
 
+    /// The value, for the opponent, of capture or promotion `m` by `us` (kings on `wk`,
+    /// `bk`, the table's pieces on `sq`), read by its route: [`Value::Illegal`] if it
+    /// leaves `us` in check. `None` without sub-tables or a route.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn exit_value(
+        &self,
+        us: Color,
+        wk: Square,
+        bk: Square,
+        sq: &[Square; 4],
+        m: &Move,
+    ) -> Option<Value> {
+        let exits = self.exits.as_ref()?;
+        let pieces = &self.layout().pieces;
+        let n = pieces.len();
+        let taken = match m.capture {
+            Some(_) => (0..n).find(|&j| sq[j] == m.to && pieces[j].0 != us)?,
+            None => 4,
+        };
+        let (mut wk, mut bk, mut after) = (wk, bk, *sq);
+        let dest = if m.role == Role::King {
+            if us == Color::White {
+                wk = m.to;
+            } else {
+                bk = m.to;
+            }
+            exits.capture.get(taken)?
+        } else {
+            let p = (0..n).find(|&j| sq[j] == m.from && pieces[j].0 == us)?;
+            after[p] = m.to;
+            match m.promotion {
+                Some(r) => {
+                    let k = Role::PROMOTIONS.iter().position(|&x| x == r)?;
+                    &exits.promote[p][k][taken]
+                }
+                None => exits.capture.get(taken)?,
+            }
+        };
+        Some(self.probe(dest.as_ref()?, us.other(), wk, bk, &after))
+    }
+
     /// [`Passes::slowest_exit`](retro_engine::solve::one_byte::Passes::slowest_exit):
     /// the slowest win for the opponent among the moves of slot `i` out of the table,
     /// each read by its route; `None` without sub-tables.
