@@ -50,7 +50,6 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::bytes::Bytes;
@@ -564,7 +563,7 @@ impl<P: Passes> State<'_, P> {
 pub struct Solved<P> {
     passes: P,
     value: Bytes,
-    illegal: BitVec,
+    illegal: Bits,
 }
 
 impl<P: Passes> Records for Solved<P> {
@@ -573,7 +572,7 @@ impl<P: Passes> Records for Solved<P> {
     }
 
     fn value(&self, i: Index) -> Value {
-        if self.illegal[i as usize] {
+        if self.illegal.get(i as usize) {
             Value::Illegal
         } else {
             Value::from_packed(self.value.get(i as usize))
@@ -586,7 +585,7 @@ impl<P: Passes> Records for Solved<P> {
     fn fill(&self, first: Index, out: &mut [u8]) {
         // The value byte first: only a checkmate's byte needs the illegal bit to tell.
         let value = |j: Index| match self.value.get(j as usize) {
-            0 if self.illegal[j as usize] => Value::Illegal,
+            0 if self.illegal.get(j as usize) => Value::Illegal,
             b => Value::from_packed(b),
         };
         let n = (out.len() / 2) as Index;
@@ -816,9 +815,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         d += 1;
     }
 
-    // Illegal slots hold the checkmates' byte, settled: the bitmap of the records' illegal
-    // slots, once the solver's candidates are freed. Slots still marked never lost are
-    // draws.
+    // Illegal slots hold the checkmates' byte, settled: the settled bits of the slots
+    // holding that byte are the records' illegal slots, once the solver's candidates are
+    // freed. Slots still marked never lost are draws.
     let wide = st.keep.is_some();
     let State {
         value,
@@ -829,28 +828,20 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     } = st;
     drop((cand, keep));
     progress.phase("illegal positions", n as u64);
-    let mut illegal = bitvec![usize, Lsb0; 0; n];
-    illegal
-        .as_raw_mut_slice()
-        .par_iter_mut()
-        .enumerate()
-        .for_each(|(k, word)| {
-            // A word of the bitmap is at most 64 slots.
-            let width = usize::BITS as usize;
-            let first = k * width;
-            let len = width.min(n - first);
-            *word = (value.holding(first, len, ILLEGAL) & fin.mask(first)) as usize;
-            if !wide {
-                for b in bits(value.holding(first, len, KEEP)) {
-                    value.set(first + b as usize, UNKNOWN);
-                }
+    (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
+        let first = k * 64;
+        let len = 64.min(n - first);
+        fin.0[k].fetch_and(value.holding(first, len, ILLEGAL), Relaxed);
+        if !wide {
+            for b in bits(value.holding(first, len, KEEP)) {
+                value.set(first + b as usize, UNKNOWN);
             }
-        });
-    drop(fin);
+        }
+    });
     Ok(Solved {
         passes,
         value,
-        illegal,
+        illegal: fin,
     })
 }
 
