@@ -246,27 +246,42 @@ pub fn write_records_as(
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
         w.write_all(&head).map_err(io_err(tmp.path()))?;
         let mut first = 0u64;
-        let mut buf = Vec::new();
+        // Records `first..first + n` into `buf`, made in parallel.
+        let fill = |buf: &mut Vec<u8>, first: u64, n: u64| {
+            buf.resize(n as usize * 2, 0);
+            buf.par_chunks_mut(FILL_SLOTS * 2)
+                .enumerate()
+                .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
+        };
+        let (mut buf, mut next) = (Vec::new(), Vec::new());
         for (k, s) in header.sections.iter_mut().enumerate() {
             w.seek(SeekFrom::Start(s.offset))
                 .map_err(io_err(tmp.path()))?;
             let mut hash = xxhash_rust::xxh3::Xxh3::new();
             let mut made = vec![0u64; metric.codes()];
             let end = first + s.records;
-            while first < end {
-                let n = WRITE_SLOTS.min(end - first);
-                buf.resize(n as usize * 2, 0);
-                buf.par_chunks_mut(FILL_SLOTS * 2)
-                    .enumerate()
-                    .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
-                hash.update(&buf);
-                histogram(&buf, metric)
-                    .iter()
-                    .zip(&mut made)
-                    .for_each(|(a, b)| *b += a);
-                w.write_all(&buf).map_err(io_err(tmp.path()))?;
+            let mut n = WRITE_SLOTS.min(end - first);
+            fill(&mut buf, first, n);
+            while n > 0 {
+                // The next range is made while this one is hashed, counted and written, on
+                // one thread: the pool is not left waiting for that thread.
+                let after = first + n;
+                let n_after = WRITE_SLOTS.min(end - after);
+                let ((), written) = rayon::join(
+                    || fill(&mut next, after, n_after),
+                    || {
+                        hash.update(&buf);
+                        histogram(&buf, metric)
+                            .iter()
+                            .zip(&mut made)
+                            .for_each(|(a, b)| *b += a);
+                        w.write_all(&buf)
+                    },
+                );
+                written.map_err(io_err(tmp.path()))?;
                 progress.advance(n);
-                first += n;
+                std::mem::swap(&mut buf, &mut next);
+                (first, n) = (after, n_after);
             }
             // The header's length was fixed by the values' histogram: the records made
             // must agree with it, or the solver's values and records disagree.
