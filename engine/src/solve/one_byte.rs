@@ -557,13 +557,33 @@ impl<P: Passes> State<'_, P> {
     }
 }
 
-/// A solved table: one byte a slot, and a bit saying which slots are illegal. Each record,
-/// best move included, is made when it is read ([`Records::fill`]), so writing the table
-/// streams it.
+/// A solved table: one byte a slot, which tells the illegal slots ([`Illegal`]). Each
+/// record, best move included, is made when it is read ([`Records::fill`]), so writing the
+/// table streams it.
 pub struct Solved<P> {
     passes: P,
     value: Bytes,
-    illegal: Bits,
+    illegal: Illegal,
+}
+
+/// How a solved table tells its illegal slots.
+enum Illegal {
+    /// By the byte of a win in 253 plies ([`KEEP`]), which no slot holds unless the
+    /// solve got that deep: the best moves then read one byte a move, no bit.
+    Byte,
+    /// By the checkmates' byte with a bit set: a table that deep.
+    Bits(Bits),
+}
+
+impl<P> Solved<P> {
+    #[inline]
+    fn value_of(&self, i: usize) -> Value {
+        match (self.value.get(i), &self.illegal) {
+            (KEEP, Illegal::Byte) => Value::Illegal,
+            (ILLEGAL, Illegal::Bits(b)) if b.get(i) => Value::Illegal,
+            (b, _) => Value::from_packed(b),
+        }
+    }
 }
 
 impl<P: Passes> Records for Solved<P> {
@@ -572,22 +592,14 @@ impl<P: Passes> Records for Solved<P> {
     }
 
     fn value(&self, i: Index) -> Value {
-        if self.illegal.get(i as usize) {
-            Value::Illegal
-        } else {
-            Value::from_packed(self.value.get(i as usize))
-        }
+        self.value_of(i as usize)
     }
 
     /// The best move is the first move, in the game's move order, achieving the value:
     /// the same bytes whatever the thread count or the ranges asked for, and the same as
     /// the two-queue solver's.
     fn fill(&self, first: Index, out: &mut [u8]) {
-        // The value byte first: only a checkmate's byte needs the illegal bit to tell.
-        let value = |j: Index| match self.value.get(j as usize) {
-            0 if self.illegal.get(j as usize) => Value::Illegal,
-            b => Value::from_packed(b),
-        };
+        let value = |j: Index| self.value_of(j as usize);
         let n = (out.len() / 2) as Index;
         let g = self.passes.group() as Index;
         // The groups overlapping the range, each with the mask of its slots in it that
@@ -815,9 +827,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         d += 1;
     }
 
-    // Illegal slots hold the checkmates' byte, settled: the settled bits of the slots
-    // holding that byte are the records' illegal slots, once the solver's candidates are
-    // freed. Slots still marked never lost are draws.
+    // Illegal slots hold the checkmates' byte, settled: once the solver's candidates are
+    // freed, they take the never-lost byte, free once those marks are draws again, or
+    // else the settled bits of the slots holding that byte become the illegal ones.
     let wide = st.keep.is_some();
     let State {
         value,
@@ -831,17 +843,27 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
         let first = k * 64;
         let len = 64.min(n - first);
-        fin.0[k].fetch_and(value.holding(first, len, ILLEGAL), Relaxed);
-        if !wide {
-            for b in bits(value.holding(first, len, KEEP)) {
-                value.set(first + b as usize, UNKNOWN);
-            }
+        let illegal = value.holding(first, len, ILLEGAL) & fin.mask(first);
+        if wide {
+            fin.0[k].store(illegal, Relaxed);
+            return;
+        }
+        for b in bits(value.holding(first, len, KEEP)) {
+            value.set(first + b as usize, UNKNOWN);
+        }
+        for b in bits(illegal) {
+            value.set(first + b as usize, KEEP);
         }
     });
+    let illegal = if wide {
+        Illegal::Bits(fin)
+    } else {
+        Illegal::Byte
+    };
     Ok(Solved {
         passes,
         value,
-        illegal: fin,
+        illegal,
     })
 }
 
