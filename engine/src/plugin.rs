@@ -18,7 +18,7 @@ pub trait Plugin: Send + Sync {
     fn sections(&self) -> Vec<Section>;
     fn distance_unit(&self) -> DistanceUnit;
     /// Solve every position; the records may be made as they are read (see
-    /// [`Game::solve_records`]).
+    /// [`Solve::solve_records`](crate::solve::Solve::solve_records)).
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError>;
     /// Probe a position given in the game's notation; an error, never an answer, if a
     /// compressed table it reads turns out damaged.

@@ -1,0 +1,180 @@
+//! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot by slot and group by
+//! group.
+
+use super::{bits, Passes, Start};
+use crate::game::{Index, Outcome, Value};
+
+/// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game on slot `i`: the
+/// same start, un-moves, moves (the check accepts exactly what the moves allow), slowest
+/// exit and first moves. Returns a description of the first difference. The engine's
+/// self-test for a game's fast passes, as `selftest` is for its moves.
+pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> Result<(), String> {
+    let legal = reference.legal(i);
+    if fast.legal(i) != legal {
+        return Err(format!(
+            "slot {i}: legal is {legal} by the moves, not by the passes"
+        ));
+    }
+    if !legal {
+        return Ok(());
+    }
+    let (mut la, mut lb) = (Vec::new(), Vec::new());
+    let (sa, sb) = (reference.start(i, &mut la), fast.start(i, &mut lb));
+    // A slot whose moves all leave the table may start open rather than final with the
+    // same win through a move out, or with its draw kept: nothing inside the table then
+    // changes it. A stalemate may start open: no move, so nobody's predecessor.
+    let inside = !reference.targets(i, |_| false);
+    let agree = match (&sa, &sb) {
+        (Ok(Start::Final(Value::Win(w))), Ok(Start::Open { win, .. })) => *win == Some(*w),
+        (Ok(Start::Final(Value::Draw)), Ok(Start::Open { win: None, keep })) => {
+            *keep || (!inside && la.is_empty())
+        }
+        (a, b) => format!("{a:?}") == format!("{b:?}"),
+    };
+    let (sa, sb) = (format!("{sa:?} {la:?}"), format!("{sb:?} {lb:?}"));
+    if !agree || la != lb {
+        return Err(format!(
+            "slot {i}: starts as {sa} by the moves, {sb} by the passes"
+        ));
+    }
+    let set = |f: &dyn Fn(&mut Vec<Index>)| {
+        let mut v = Vec::new();
+        f(&mut v);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    // The fast passes may name illegal slots besides (see [`Passes::predecessors`]).
+    let pa = set(&|v| reference.predecessors(i, |p| v.push(p)));
+    let pb = set(&|v| {
+        fast.predecessors(i, |p| {
+            if reference.legal(p) {
+                v.push(p)
+            }
+        })
+    });
+    if pa != pb {
+        return Err(format!(
+            "slot {i}: predecessors {pa:?} by the moves, {pb:?} by the passes"
+        ));
+    }
+    let ta = set(&|v| {
+        reference.targets(i, |q| {
+            v.push(q);
+            true
+        });
+    });
+    // Illegal slots the fast passes may name besides are accepted, as the solver does.
+    let known = |x: Index| ta.binary_search(&x).is_ok() || !reference.legal(x);
+    if !fast.targets(i, known) {
+        return Err(format!("slot {i}: the passes refuse the targets {ta:?}"));
+    }
+    if fast.targets(i, |x| !reference.legal(x)) != ta.is_empty() {
+        return Err(format!(
+            "slot {i}: the passes' check ignores the targets {ta:?}"
+        ));
+    }
+    for &q in &ta {
+        if fast.targets(i, |x| x != q && known(x)) {
+            return Err(format!(
+                "slot {i}: the passes' check passes without target {q}"
+            ));
+        }
+    }
+    let (ea, eb) = (reference.slowest_exit(i), fast.slowest_exit(i));
+    if ea != eb {
+        return Err(format!(
+            "slot {i}: slowest exit {ea} by the moves, {eb} by the passes"
+        ));
+    }
+    let wanted: [&dyn Fn(Outcome) -> bool; 4] = [
+        &|_| true,
+        &|o| matches!(o, Outcome::Index(q) if q % 3 == 0),
+        &|o| matches!(o, Outcome::Index(q) if ta.last() == Some(&q)),
+        &|o| !matches!(o, Outcome::Index(_)),
+    ];
+    for (k, w) in wanted.iter().enumerate() {
+        let (ma, mb) = (reference.first_move(i, w), fast.first_move(i, w));
+        if ma != mb {
+            return Err(format!(
+                "slot {i}: first move {k} is {ma} by the moves, {mb} by the passes"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Check a game's group passes ([`Passes::group_predecessors`], [`Passes::group_refuted`])
+/// against its slot passes on the slots `mask` of the group at `first`: the same
+/// predecessors among the legal slots (as `legal` says), and the same slots refuted
+/// whatever `ok` accepts (here: the legal targets `accept` holds, and every illegal slot).
+/// Returns a description of the first difference.
+pub fn check_group_passes<P: Passes>(
+    p: &P,
+    first: Index,
+    mask: u64,
+    legal: impl Fn(Index) -> bool,
+    accept: impl Fn(Index) -> bool,
+) -> Result<(), String> {
+    // Every slot of the group starts as it does alone.
+    let mut group_links = Vec::new();
+    let mut starts = Vec::new();
+    p.group_start(first, &mut group_links, |b, s| starts.push((b, s)))
+        .map_err(|e| format!("group {first}: {e}"))?;
+    let mut slot_links = Vec::new();
+    for (b, got) in starts {
+        let want = p
+            .start(first + b, &mut slot_links)
+            .map_err(|e| format!("slot {}: {e}", first + b))?;
+        if got != want {
+            return Err(format!(
+                "slot {}: starts {got:?} in its group, {want:?} alone",
+                first + b
+            ));
+        }
+    }
+    if group_links != slot_links {
+        return Err(format!(
+            "group {first}: links {group_links:?} in the group, {slot_links:?} slot by slot"
+        ));
+    }
+    let mut want = Vec::new();
+    for b in bits(mask) {
+        p.predecessors(first + b, |q| {
+            if legal(q) {
+                want.push(q)
+            }
+        });
+    }
+    want.sort_unstable();
+    want.dedup();
+    let mut got = Vec::new();
+    p.group_predecessors(first, mask, |q, m| {
+        got.extend(bits(m).map(|b| q + b).filter(|&x| legal(x)))
+    });
+    got.sort_unstable();
+    got.dedup();
+    if want != got {
+        let missing: Vec<_> = want.iter().filter(|x| !got.contains(x)).collect();
+        let extra: Vec<_> = got.iter().filter(|x| !want.contains(x)).collect();
+        return Err(format!(
+            "group {first} mask {mask:#x}: predecessors missing {missing:?}, extra {extra:?}"
+        ));
+    }
+    let ok = |x: Index| !legal(x) || accept(x);
+    let mut want = 0u64;
+    for b in bits(mask) {
+        if !p.targets(first + b, ok) {
+            want |= 1 << b;
+        }
+    }
+    let got = p.group_refuted(first, mask, |q, m| {
+        bits(m).filter(|&b| ok(q + b)).fold(0, |a, b| a | 1 << b)
+    });
+    if want != got {
+        return Err(format!(
+            "group {first} mask {mask:#x}: refuted {got:#x} by the group, {want:#x} slot by slot"
+        ));
+    }
+    Ok(())
+}

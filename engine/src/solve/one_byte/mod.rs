@@ -1,0 +1,332 @@
+//! The retrograde solver in one byte a slot: values only, no move counters, no queues.
+//!
+//! The two-queue solver ([`super::two_queue`]) keeps a counter per slot and lists of slot
+//! numbers per depth: several bytes a slot. This one keeps the value byte
+//! ([`Value::packed`]) and two bits a slot, and finds its work by scanning the values, as
+//! Syzygy's generator does:
+//!
+//! 1. **Start.** Every slot is classified once ([`Passes::start`]): illegal, final
+//!    (terminal, or every move leaves the table), or open. An open slot with a move out of
+//!    the table to a loss for the opponent holds that win at once, as a *tentative* value
+//!    that a quicker win replaces; one with a move out to a draw is marked *never lost*.
+//! 2. **Depth d, lost → won.** Every slot holding a loss at d is found by scanning the
+//!    bytes (only the chunks of slots that ever held that byte: each chunk keeps 256 bits
+//!    of which bytes it held); its predecessors that are unknown, or hold a slower
+//!    tentative win, are won at d + 1.
+//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its predecessors as
+//!    candidates (a bit a slot). Each candidate still unknown is then checked forward
+//!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
+//!    it is lost at one ply more than its slowest move, moves out of the table included
+//!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
+//!    sub-table): the loss is then stored early, exact already, and scanned at its depth.
+//! 4. What is never reached is a draw.
+//!
+//! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
+//! change (illegal, lost, or won no later than the depth solved). Most predecessors of a
+//! lost position are settled already; the bit, eight times denser than the values, spares
+//! reading theirs. Illegal slots hold the checkmates' byte and are told from them by that
+//! bit: a move into an illegal slot is not legal, so the passes need not test legality
+//! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
+//! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
+//! can have until the solve gets that deep ([`Passes::deepest_exit`]); before then these
+//! marks move to a bit array of their own.
+//!
+//! **Groups.** The passes work on groups of slots ([`Passes::group`]; chess: every piece
+//! but the last standing still), the solver handing them a mask of the slots concerned:
+//! what a group's slots share is worked out once, and their records lie together.
+//!
+//! Moves of kind [`Outcome::Augmented`](crate::game::Outcome::Augmented) (chess: a double step allowing en passant) are few:
+//! they are kept in a side list and settled as the two-queue solver settles them (won for
+//! the mover once the target and the extra moves are both lost, at the later depth; won for
+//! the opponent once either is won, at the earlier).
+//!
+//! Every value is the same as the two-queue solver's, so the table written is the same:
+//! the best moves are found as the records are written ([`Solved`]).
+//! Updates are compare-and-swaps towards the quickest win, so the bytes do not depend on
+//! the thread count.
+//!
+//! A game can give its own [`Passes`] (chess works on squares and index arithmetic, not on
+//! positions); [`GamePasses`] gives them for any [`Game`](crate::game::Game) from its
+//! moves and un-moves.
+
+mod check;
+mod passes;
+mod solved;
+mod state;
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::bytes::Bytes;
+use super::SolveError;
+use crate::game::{Index, SolveOptions, Value};
+use solved::Illegal;
+use state::{Bits, State};
+
+pub use check::{check_group_passes, check_passes};
+pub use passes::{bits, start_from, GamePasses, Link, Passes, Start};
+pub use solved::Solved;
+
+/// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
+/// never reached ends a draw, and terminal draws are nobody's predecessor (they have no
+/// moves), so no pass ever looks at them.
+const UNKNOWN: u8 = 1;
+
+/// Marks an illegal slot: the byte of a checkmate ([`Value::packed`] of `Loss(0)`), told
+/// apart by its settled bit, which a checkmate never has. An illegal slot is then neither
+/// unknown nor a win, so no pass changes it, and a move into it is not legal, which a
+/// forward check ignores. A checkmate as the target of a forward check is ignored too,
+/// rightly: a slot with a move to a checkmate is won in one ply before any check runs,
+/// so it is never a candidate.
+const ILLEGAL: u8 = 0;
+
+/// Marks an unknown slot that is never lost (a move out of the table holds the draw),
+/// while no slot can hold the value of this byte, a win in 253 plies
+/// ([`Passes::deepest_exit`]): such a slot is improved like a slow win, and is never a
+/// candidate. Before the solve gets that deep, these marks move to a bit array.
+const KEEP: u8 = 128;
+
+/// The depth from which a win may need the [`KEEP`] byte (a win in 253 plies comes from a
+/// loss in 252).
+const WIDE_DEPTH: u16 = 252;
+
+/// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
+const CHUNK: usize = 1 << 14;
+
+/// Solve: the value of every slot, its record made when it is read.
+pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, SolveError> {
+    let n = passes.slots() as usize;
+    let progress = opts.progress;
+    let group = passes.group();
+    assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
+    let chunk = (CHUNK / group).max(1) * group;
+    let mut st = State {
+        passes: &passes,
+        value: Bytes::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
+            bytes: n as u64,
+            source,
+        })?,
+        keep: if passes.deepest_exit() < WIDE_DEPTH {
+            None
+        } else {
+            Some(Bits::new(n)?)
+        },
+        cand: Bits::new(n)?,
+        fin: Bits::new(n)?,
+        group,
+        chunk,
+        present: (0..n.div_ceil(chunk))
+            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+            .collect(),
+        ahead: AtomicU16::new(0),
+        too_deep: AtomicU16::new(u16::MAX),
+        by_to: Vec::new(),
+        by_from: Vec::new(),
+    };
+
+    progress.phase("initial positions", n as u64);
+    let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
+            let mut links = Vec::new();
+            // The chunk is whole groups (its end aside, where `slots` may end a group).
+            for first in (lo..hi).step_by(group) {
+                st.passes
+                    .group_start(first as Index, &mut links, |b, start| {
+                        let i = first + b as usize;
+                        match start {
+                            Start::Illegal => {
+                                st.fin.set(i);
+                                st.value.set(i, ILLEGAL);
+                            }
+                            Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
+                                st.store(i as Index, UNKNOWN, v);
+                                st.note_ahead(d);
+                            }
+                            Start::Final(_) => st.set_keep(i),
+                            Start::Open { win, keep } => match win {
+                                Some(w) => {
+                                    st.try_win(i as Index, w, true);
+                                }
+                                None if keep => st.set_keep(i),
+                                None => {}
+                            },
+                        }
+                    })?;
+            }
+            progress.advance((hi - lo) as u64);
+            Ok(links)
+        })
+        .collect();
+    for l in links {
+        st.by_to.extend(l?);
+    }
+    st.by_to.sort_unstable_by_key(|l| (l.to, l.from));
+    st.by_from = st.by_to.clone();
+    st.by_from.sort_unstable_by_key(|l| (l.from, l.to));
+    // Links whose extra moves win for the opponent, by that depth: their origin is a
+    // candidate then, whatever its target does.
+    let mut extra_wins: Vec<(u16, Index)> = st
+        .by_to
+        .iter()
+        .filter_map(|l| match l.extra {
+            Value::Win(e) => Some((e, l.from)),
+            _ => None,
+        })
+        .collect();
+    extra_wins.sort_unstable();
+    if let Some(&(e, _)) = extra_wins.last() {
+        st.ahead.fetch_max(e, Relaxed);
+    }
+
+    progress.phase("retrograde", 0);
+    // The largest depth any slot holds: each step d looks for losses at d and wins at
+    // d + 1, and stores wins at d + 1 and losses from d + 2 on.
+    let mut deepest = 0u16;
+    let mut d: u16 = 0;
+    loop {
+        if d + 1 >= WIDE_DEPTH && st.keep.is_none() {
+            st.widen()?;
+        }
+        let st = &st;
+        // Lost at d → won at d + 1. (Bytes count moves: an odd loss, which no record
+        // holds, would read as the even one.)
+        let won_new = Value::Loss(d).fits()
+            && st.each_holding(Value::Loss(d).packed(), |first, mut mask| {
+                if d == 0 {
+                    // Not checkmates: illegal slots.
+                    mask &= !st.fin.mask(first as usize);
+                }
+                let mut any = false;
+                if mask != 0 {
+                    st.passes.group_predecessors(first, mask, |q, m| {
+                        let mut won = 0;
+                        for b in bits(m & !st.fin.mask(q as usize)) {
+                            if st.try_win(q + b, d + 1, false) {
+                                won |= 1 << b;
+                            }
+                        }
+                        // Nothing is won sooner than d + 1 from now on.
+                        if won != 0 {
+                            any = true;
+                            st.fin.set_mask(q as usize, won);
+                        }
+                    });
+                }
+                for q in bits(mask).map(|b| first + b) {
+                    for l in st.links_to(q) {
+                        // Won once the extra moves lose too, at the later depth.
+                        if let Value::Loss(e) = l.extra {
+                            let w = d.max(e) + 1;
+                            any |= st.try_win(l.from, w, w > d + 1);
+                        }
+                    }
+                }
+                any
+            });
+        // Won at d + 1 → candidates → lost.
+        let w = d + 1;
+        let won = Value::Win(w).packed();
+        if Value::Win(w).fits() {
+            st.each_holding(won, |first, mask| {
+                // Wins stored ahead (through moves out of the table) are settled now.
+                st.fin.set_mask(first as usize, mask);
+                st.passes
+                    .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
+                for q in bits(mask).map(|b| first + b) {
+                    for l in st.links_to(q) {
+                        st.propose(l.from);
+                    }
+                }
+                true
+            });
+        }
+        let lo = extra_wins.partition_point(|x| x.0 < w);
+        let hi = extra_wins.partition_point(|x| x.0 <= w);
+        for &(_, p) in &extra_wins[lo..hi] {
+            st.propose(p);
+        }
+        let g = st.group;
+        let any_lost = (0..n.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let mut any = false;
+                let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
+                // Single slots are taken 64 at a time (the chunk is a multiple of 64).
+                let step = if g == 1 { 64 } else { g };
+                let all = if step == 64 { !0 } else { (1u64 << step) - 1 };
+                for first in (lo..hi).step_by(step) {
+                    let m = st.cand.take_mask(first, all);
+                    if m == 0 {
+                        continue;
+                    }
+                    if g == 1 {
+                        for b in bits(m) {
+                            any |= st.check_group(first as Index + b, 1, w);
+                        }
+                    } else {
+                        any |= st.check_group(first as Index, m, w);
+                    }
+                }
+                any
+            })
+            .reduce(|| false, |a, b| a || b);
+        progress.advance(1);
+        let deep = st.too_deep.load(Relaxed);
+        if deep != u16::MAX {
+            return Err(SolveError::TooDeep(deep));
+        }
+        if won_new {
+            deepest = deepest.max(d + 1);
+        }
+        if any_lost {
+            deepest = deepest.max(d + 2);
+        }
+        deepest = deepest.max(st.ahead.load(Relaxed));
+        if d >= deepest {
+            break;
+        }
+        d += 1;
+    }
+
+    // Illegal slots hold the checkmates' byte, settled: once the solver's candidates are
+    // freed, they take the never-lost byte, free once those marks are draws again, or
+    // else the settled bits of the slots holding that byte become the illegal ones.
+    let wide = st.keep.is_some();
+    let State {
+        value,
+        keep,
+        cand,
+        fin,
+        ..
+    } = st;
+    drop((cand, keep));
+    progress.phase("illegal positions", n as u64);
+    (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
+        let first = k * 64;
+        let len = 64.min(n - first);
+        let illegal = value.holding(first, len, ILLEGAL) & fin.mask(first);
+        if wide {
+            fin.0[k].store(illegal, Relaxed);
+            return;
+        }
+        for b in bits(value.holding(first, len, KEEP)) {
+            value.set(first + b as usize, UNKNOWN);
+        }
+        for b in bits(illegal) {
+            value.set(first + b as usize, KEEP);
+        }
+    });
+    let illegal = if wide {
+        Illegal::Bits(fin)
+    } else {
+        Illegal::Byte
+    };
+    Ok(Solved {
+        passes,
+        value,
+        illegal,
+    })
+}

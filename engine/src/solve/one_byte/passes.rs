@@ -1,0 +1,250 @@
+//! What the solver asks of a game ([`Passes`]), and those passes for any [`Game`] from its
+//! moves and un-moves ([`GamePasses`]).
+
+use super::SolveError;
+use crate::game::{Game, Index, Outcome, Value, MAX_LOSS_PLIES};
+
+/// How a slot starts, before any retrograde pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// No position lives here.
+    Illegal,
+    /// The value is known already: a terminal position, or one whose every move leaves
+    /// the table (no move inside it, none [`Outcome::Augmented`]).
+    Final(Value),
+    /// Moves inside the table decide.
+    Open {
+        /// The quickest win through a move out of the table, in plies.
+        win: Option<u16>,
+        /// A move out of the table holds the draw: the position is never lost.
+        keep: bool,
+    },
+}
+
+/// An [`Outcome::Augmented`] move: from slot `from` to slot `to`, the opponent then also
+/// having moves out of the table worth `extra` to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub to: Index,
+    pub from: Index,
+    pub extra: Value,
+}
+
+/// The passes a solve needs from a game, on slot numbers.
+pub trait Passes: Sync {
+    /// Number of slots.
+    fn slots(&self) -> u64;
+    /// How slot `i` starts; its [`Outcome::Augmented`] moves go to `links`.
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError>;
+    /// True if slot `i` holds a position (asked once per slot, after the solve).
+    fn legal(&self, i: Index) -> bool;
+    /// Every predecessor of legal slot `i` through a move inside the table that is not
+    /// [`Outcome::Augmented`] (a predecessor may come more than once). It may also name
+    /// slots that [`Passes::start`] calls [`Start::Illegal`]: the solver ignores them, so
+    /// a game need not test the legality of the positions it un-moves to.
+    fn predecessors(&self, i: Index, f: impl FnMut(Index));
+    /// Calls `ok` with the target of every move of slot `i` that stays inside the table
+    /// and is not [`Outcome::Augmented`], until it returns false; false then, else true.
+    /// It may also name [`Start::Illegal`] slots, for moves that are not legal (chess: a
+    /// move leaving the mover's king attacked reaches a slot with the side to move able
+    /// to take that king): `ok` accepts them, so a game need not test its moves'
+    /// legality.
+    fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool;
+    /// The slowest win for the opponent, in plies, among the moves of slot `i` that leave
+    /// the table (0 if none). Asked once per lost position, whose every such move is a win
+    /// for the opponent.
+    fn slowest_exit(&self, i: Index) -> u16;
+    /// The code of the first move of legal slot `i`, in the game's move order, for which
+    /// `wanted` holds ([`NO_MOVE`](crate::game::NO_MOVE) if none): the best move, once the values are known.
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
+
+    /// OPTIONAL. The longest a move out of the table can take, in plies, to the end (a
+    /// win or loss in a sub-table); default: as long as a record holds. Below 252, no
+    /// position of the table can be won in 253 plies before the solve gets that deep, and
+    /// the solver keeps its never-lost mark in that value's byte meanwhile, not in a bit
+    /// of its own.
+    fn deepest_exit(&self) -> u16 {
+        MAX_LOSS_PLIES
+    }
+
+    /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the
+    /// solver hands the passes below a group's first slot (a multiple of this) and a mask
+    /// of its slots (bit `b`: slot `first + b`), so that work shared by a group's slots is
+    /// done once. Chess: the squares of the last piece, the other pieces standing still.
+    fn group(&self) -> usize {
+        1
+    }
+
+    /// OPTIONAL. How each slot `first + b` of the group at `first` starts
+    /// ([`Passes::start`]), given to `out(b, start)` for every `b` below [`Passes::group`];
+    /// their [`Outcome::Augmented`] moves go to `links`. Default: slot by slot.
+    fn group_start(
+        &self,
+        first: Index,
+        links: &mut Vec<Link>,
+        mut out: impl FnMut(Index, Start),
+    ) -> Result<(), SolveError> {
+        for b in 0..self.group() as Index {
+            out(b, self.start(first + b, links)?);
+        }
+        Ok(())
+    }
+
+    /// OPTIONAL. [`Passes::predecessors`] of every slot of `mask` in the group at
+    /// `first`, as sets of slots: `f(q, m)` names the slots `q + b` for each bit `b` of
+    /// `m`. Default: slot by slot.
+    fn group_predecessors(&self, first: Index, mask: u64, mut f: impl FnMut(Index, u64)) {
+        for b in bits(mask) {
+            self.predecessors(first + b, |p| f(p, 1));
+        }
+    }
+
+    /// OPTIONAL. The best move ([`Passes::first_move`]) of every slot `first + b` of
+    /// `mask` in the group at `first`, given to `out(b, code)`, the values known:
+    /// `value(q)` is slot `q`'s ([`Value::Illegal`] for a slot holding no position, which
+    /// no legal move reaches). The best move is the first move, in the game's move order,
+    /// into a position whose value, seen from the mover ([`Value::back`]), is the slot's
+    /// own. Default: slot by slot.
+    fn group_first_moves(
+        &self,
+        first: Index,
+        mask: u64,
+        value: impl Fn(Index) -> Value,
+        mut out: impl FnMut(Index, u8),
+    ) {
+        for b in bits(mask) {
+            let own = value(first + b);
+            out(
+                b,
+                self.first_move(first + b, |to| to.value(&value).back() == own),
+            );
+        }
+    }
+
+    /// OPTIONAL. The slots of `mask` in the group at `first` that have a move inside the
+    /// table (as [`Passes::targets`] gives them) into a slot that `ok` does not accept:
+    /// `ok(q, m)` returns the bits of `m` whose slots `q + b` it accepts. Default: slot by
+    /// slot, each stopping at its first refusal.
+    fn group_refuted(&self, first: Index, mask: u64, mut ok: impl FnMut(Index, u64) -> u64) -> u64 {
+        let mut refuted = 0;
+        for b in bits(mask) {
+            if !self.targets(first + b, |q| ok(q, 1) == 1) {
+                refuted |= 1 << b;
+            }
+        }
+        refuted
+    }
+}
+
+/// The bits set in `m`, lowest first, as slot offsets.
+#[inline]
+pub fn bits(mut m: u64) -> impl Iterator<Item = Index> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros() as Index;
+            m &= m - 1;
+            b
+        })
+    })
+}
+
+/// How a legal, non-terminal slot `i` starts, from whether it has a move inside the table
+/// and where its other moves lead (`exits`: [`Outcome::Known`] and
+/// [`Outcome::Augmented`], which go to `links`).
+pub fn start_from(
+    i: Index,
+    inside: bool,
+    exits: &[Outcome],
+    links: &mut Vec<Link>,
+) -> Result<Start, SolveError> {
+    let (mut win, mut keep, mut slowest) = (None::<u16>, false, None::<u16>);
+    let before = links.len();
+    for &to in exits {
+        match to {
+            Outcome::Index(_) => {}
+            Outcome::Augmented { index, extra } => links.push(Link {
+                to: index,
+                from: i,
+                extra,
+            }),
+            Outcome::Known(Value::Loss(l)) => win = Some(win.map_or(l + 1, |w| w.min(l + 1))),
+            Outcome::Known(Value::Win(w)) => slowest = slowest.max(Some(w)),
+            Outcome::Known(_) => keep = true,
+            Outcome::Restart { .. } => {
+                return Err(SolveError::Game(format!(
+                "position {i} has a move that restarts the count: that needs the restarting solver"
+            )))
+            }
+        }
+    }
+    if !inside && links.len() == before {
+        // Every move leaves the table (or there is none: a draw).
+        return Ok(Start::Final(match (win, keep, slowest) {
+            (Some(w), _, _) => Value::Win(w),
+            (None, false, Some(s)) => Value::Loss(s + 1),
+            _ => Value::Draw,
+        }));
+    }
+    Ok(Start::Open { win, keep })
+}
+
+/// [`Passes`] for any [`Game`], from its positions, moves and un-moves.
+pub struct GamePasses<'g, G>(pub &'g G);
+
+impl<G: Game> Passes for GamePasses<'_, G> {
+    fn slots(&self) -> u64 {
+        self.0.size()
+    }
+
+    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+        let Some(pos) = self.0.decode(i) else {
+            return Ok(Start::Illegal);
+        };
+        if let Some(v) = self.0.terminal(&pos) {
+            return Ok(Start::Final(v));
+        }
+        let mut succ = Vec::new();
+        let inside = self.0.count_successors(&pos, &mut succ);
+        let exits: Vec<Outcome> = succ.iter().map(|s| s.to).collect();
+        start_from(i, inside > 0, &exits, links)
+    }
+
+    fn legal(&self, i: Index) -> bool {
+        self.0.decode(i).is_some()
+    }
+
+    fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
+        let pos = self.0.decode(i).expect("solved slots decode");
+        let mut preds = Vec::new();
+        self.0.predecessors(&pos, &mut preds);
+        preds.into_iter().for_each(&mut f);
+    }
+
+    fn targets(&self, i: Index, mut ok: impl FnMut(Index) -> bool) -> bool {
+        let pos = self.0.decode(i).expect("candidates decode");
+        let mut succ = Vec::new();
+        self.0.successors(&pos, &mut succ);
+        succ.iter().all(|s| match s.to {
+            Outcome::Index(q) => ok(q),
+            _ => true,
+        })
+    }
+
+    fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
+        let pos = self.0.decode(i).expect("legal slots decode");
+        self.0.first_successor(&pos, &wanted)
+    }
+
+    fn slowest_exit(&self, i: Index) -> u16 {
+        let pos = self.0.decode(i).expect("lost slots decode");
+        let mut succ = Vec::new();
+        self.0.successors(&pos, &mut succ);
+        succ.iter()
+            .filter_map(|s| match s.to {
+                Outcome::Known(Value::Win(w)) => Some(w),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}

@@ -1,0 +1,79 @@
+//! A solved table, whose records are made as they are read.
+
+use super::super::bytes::Bytes;
+use super::state::Bits;
+use super::{Passes, ILLEGAL, KEEP};
+use crate::game::{Index, Records, Value, NO_MOVE};
+
+/// A solved table: one byte a slot, which also tells the illegal slots. Each
+/// record, best move included, is made when it is read ([`Records::fill`]), so writing the
+/// table streams it.
+pub struct Solved<P> {
+    pub(super) passes: P,
+    pub(super) value: Bytes,
+    pub(super) illegal: Illegal,
+}
+
+/// How a solved table tells its illegal slots.
+pub(super) enum Illegal {
+    /// By the byte of a win in 253 plies ([`KEEP`]), which no slot holds unless the
+    /// solve got that deep: the best moves then read one byte a move, no bit.
+    Byte,
+    /// By the checkmates' byte with a bit set: a table that deep.
+    Bits(Bits),
+}
+
+impl<P> Solved<P> {
+    #[inline]
+    fn value_of(&self, i: usize) -> Value {
+        match (self.value.get(i), &self.illegal) {
+            (KEEP, Illegal::Byte) => Value::Illegal,
+            (ILLEGAL, Illegal::Bits(b)) if b.get(i) => Value::Illegal,
+            (b, _) => Value::from_packed(b),
+        }
+    }
+}
+
+impl<P: Passes> Records for Solved<P> {
+    fn slots(&self) -> u64 {
+        self.value.len() as u64
+    }
+
+    fn value(&self, i: Index) -> Value {
+        self.value_of(i as usize)
+    }
+
+    /// The best move is the first move, in the game's move order, achieving the value:
+    /// the same bytes whatever the thread count or the ranges asked for, and the same as
+    /// the two-queue solver's.
+    fn fill(&self, first: Index, out: &mut [u8]) {
+        let value = |j: Index| self.value_of(j as usize);
+        let n = (out.len() / 2) as Index;
+        let g = self.passes.group() as Index;
+        // The groups overlapping the range, each with the mask of its slots in it that
+        // have a move to find (terminal losses have none, illegal slots no record).
+        let mut start = first / g * g;
+        while start < first + n {
+            let mut mask = 0u64;
+            for b in 0..g {
+                let i = start + b;
+                if i < first || i >= first + n {
+                    continue;
+                }
+                let v = value(i);
+                let k = (i - first) as usize;
+                out[2 * k] = v.to_byte();
+                out[2 * k + 1] = NO_MOVE;
+                if !matches!(v, Value::Illegal | Value::Loss(0)) {
+                    mask |= 1 << b;
+                }
+            }
+            if mask != 0 {
+                self.passes.group_first_moves(start, mask, value, |b, mv| {
+                    out[2 * (start + b - first) as usize + 1] = mv;
+                });
+            }
+            start += g;
+        }
+    }
+}

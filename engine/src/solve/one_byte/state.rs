@@ -1,0 +1,341 @@
+//! The solver's state while it solves: the value bytes, the never-lost, candidate and
+//! settled bits, and the passes over them.
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use super::super::bytes::Bytes;
+use super::super::huge::HugeArray;
+use rayon::prelude::*;
+
+use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
+use crate::game::{Index, Value};
+
+/// One bit a slot, set and cleared by many threads.
+pub(super) struct Bits(pub(super) HugeArray<AtomicU64>);
+
+impl Bits {
+    pub(super) fn new(n: usize) -> Result<Bits, SolveError> {
+        let words = n.div_ceil(64);
+        Ok(Bits(HugeArray::zeroed(words).map_err(|source| {
+            SolveError::Memory {
+                bytes: words as u64 * 8,
+                source,
+            }
+        })?))
+    }
+    pub(super) fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Relaxed) >> (i % 64) & 1 != 0
+    }
+    pub(super) fn set(&self, i: usize) {
+        self.0[i / 64].fetch_or(1 << (i % 64), Relaxed);
+    }
+    /// The bits of slots `first..first + 64` (those past the end read 0).
+    pub(super) fn mask(&self, first: usize) -> u64 {
+        let (w, o) = (first / 64, first % 64);
+        let lo = self.0[w].load(Relaxed) >> o;
+        if o == 0 || w + 1 >= self.0.len() {
+            lo
+        } else {
+            lo | self.0[w + 1].load(Relaxed) << (64 - o)
+        }
+    }
+    /// Set the bits `m` of slots `first..first + 64`.
+    pub(super) fn set_mask(&self, first: usize, m: u64) {
+        let (w, o) = (first / 64, first % 64);
+        if m << o != 0 {
+            self.0[w].fetch_or(m << o, Relaxed);
+        }
+        if o != 0 && m >> (64 - o) != 0 {
+            self.0[w + 1].fetch_or(m >> (64 - o), Relaxed);
+        }
+    }
+    /// Clear the bits `m` of slots `first..first + 64`, returning which of them were set.
+    pub(super) fn take_mask(&self, first: usize, m: u64) -> u64 {
+        let (w, o) = (first / 64, first % 64);
+        let mut got = (self.0[w].fetch_and(!(m << o), Relaxed) >> o) & m;
+        if o != 0 && m >> (64 - o) != 0 {
+            got |= (self.0[w + 1].fetch_and(!(m >> (64 - o)), Relaxed) << (64 - o)) & m;
+        }
+        got
+    }
+}
+
+pub(super) struct State<'a, P> {
+    pub(super) passes: &'a P,
+    pub(super) value: Bytes,
+    /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
+    /// [`KEEP`] instead.
+    pub(super) keep: Option<Bits>,
+    /// Candidates for a loss at the current depth.
+    pub(super) cand: Bits,
+    /// Settled: the value cannot change any more (illegal, lost, or won no later than
+    /// the depth being solved; a checkmate aside, which tells it from an illegal slot). Most un-moves from a lost position reach such slots; this
+    /// bit, eight times denser than the values, spares reading theirs.
+    pub(super) fin: Bits,
+    /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
+    pub(super) group: usize,
+    pub(super) chunk: usize,
+    /// Per chunk of slots, which value bytes some slot of it has held (256 bits):
+    /// a scan for a byte passes over the chunks that never held it. The deep layers of a
+    /// long table hold a few thousand positions in a few chunks; scanning every byte for
+    /// them cost more than solving them.
+    pub(super) present: Vec<[AtomicU64; 4]>,
+    /// The largest depth of a value stored ahead of its turn (tentative wins, early
+    /// losses): the solve goes on at least that far.
+    pub(super) ahead: AtomicU16,
+    /// The smallest distance found that a record cannot hold (`u16::MAX`: none).
+    pub(super) too_deep: AtomicU16,
+    /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, sorted by target, and the same by origin.
+    pub(super) by_to: Vec<Link>,
+    pub(super) by_from: Vec<Link>,
+}
+
+impl<P: Passes> State<'_, P> {
+    pub(super) fn get(&self, i: Index) -> u8 {
+        self.value.get(i as usize)
+    }
+
+    /// Store `v` in slot `i` if it still holds `old`; a value beyond the records' range is
+    /// noted, not stored.
+    pub(super) fn store(&self, i: Index, old: u8, v: Value) -> bool {
+        if !v.fits() {
+            let (Value::Win(d) | Value::Loss(d)) = v else {
+                unreachable!("only wins and losses are stored")
+            };
+            self.too_deep.fetch_min(d, Relaxed);
+            return false;
+        }
+        let b = v.packed();
+        let ok = self.value.swap(i as usize, old, b);
+        if ok {
+            let word = &self.present[i as usize / self.chunk][b as usize / 64];
+            let bit = 1u64 << (b % 64);
+            // Read before writing: the word's cache line stays shared between threads.
+            if word.load(Relaxed) & bit == 0 {
+                word.fetch_or(bit, Relaxed);
+            }
+        }
+        ok
+    }
+
+    /// Slot `i` is won in `w` plies unless it is won sooner: unknown slots and slower
+    /// tentative wins take it. Returns true if it changed; `ahead` says that `w` is
+    /// beyond the depth being solved.
+    pub(super) fn try_win(&self, i: Index, w: u16, ahead: bool) -> bool {
+        if !Value::Win(w).fits() {
+            // Too deep for a record, and an error only if the slot would take it: one
+            // won sooner keeps its value (no slower tentative win can be this deep).
+            return self.get(i) == UNKNOWN && self.store(i, UNKNOWN, Value::Win(w));
+        }
+        loop {
+            let old = self.get(i);
+            let better =
+                old == UNKNOWN || matches!(Value::from_packed(old), Value::Win(x) if x > w);
+            if !better {
+                return false;
+            }
+            if self.store(i, old, Value::Win(w)) {
+                if ahead {
+                    self.note_ahead(w);
+                }
+                return true;
+            }
+        }
+    }
+
+    /// Mark slot `i` (unknown) never lost.
+    pub(super) fn set_keep(&self, i: usize) {
+        match &self.keep {
+            Some(k) => k.set(i),
+            None => self.value.set(i, KEEP),
+        }
+    }
+
+    /// Move the never-lost marks from the [`KEEP`] byte to a bit array of their own, before
+    /// the solve gets deep enough for a win of that byte.
+    pub(super) fn widen(&mut self) -> Result<(), SolveError> {
+        let n = self.value.len();
+        let keep = Bits::new(n)?;
+        (0..n.div_ceil(64)).into_par_iter().for_each(|c| {
+            let first = c * 64;
+            for b in bits(self.value.holding(first, 64.min(n - first), KEEP)) {
+                let i = first + b as usize;
+                self.value.set(i, UNKNOWN);
+                keep.set(i);
+            }
+        });
+        self.keep = Some(keep);
+        Ok(())
+    }
+
+    /// Note a value stored ahead of its depth. The start pass stores one in most slots of
+    /// some tables: a read first keeps the shared word's cache line from bouncing between
+    /// threads when it would not change (a fetch_max writes even then).
+    pub(super) fn note_ahead(&self, d: u16) {
+        if self.ahead.load(Relaxed) < d {
+            self.ahead.fetch_max(d, Relaxed);
+        }
+    }
+
+    pub(super) fn links_to(&self, q: Index) -> &[Link] {
+        let lo = self.by_to.partition_point(|l| l.to < q);
+        let hi = self.by_to.partition_point(|l| l.to <= q);
+        &self.by_to[lo..hi]
+    }
+
+    pub(super) fn links_from(&self, p: Index) -> &[Link] {
+        let lo = self.by_from.partition_point(|l| l.from < p);
+        let hi = self.by_from.partition_point(|l| l.from <= p);
+        &self.by_from[lo..hi]
+    }
+
+    /// Mark `p` a candidate for a loss if it may still lose.
+    pub(super) fn propose(&self, p: Index) {
+        if self.get(p) == UNKNOWN && !self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
+            self.cand.set(p as usize);
+        }
+    }
+
+    /// Check candidate `p` after the wins at `w` plies (= d + 1) are known: lost if every
+    /// move leads to a win for the opponent, the slowest deciding the depth. A move into
+    /// an [`ILLEGAL`] slot is not legal and does not count.
+    pub(super) fn check(&self, p: Index, w: u16) -> bool {
+        let mut slowest = 0u16;
+        let all = self.passes.targets(p, |q| match self.get(q) {
+            ILLEGAL => true,
+            b => match Value::from_packed(b) {
+                Value::Win(a) if a <= w => {
+                    slowest = slowest.max(a);
+                    true
+                }
+                _ => false,
+            },
+        });
+        if !all {
+            return false;
+        }
+        for l in self.links_from(p) {
+            let own = match Value::from_packed(self.get(l.to)) {
+                Value::Win(a) if a <= w => Some(a),
+                _ => None,
+            };
+            let extra = match l.extra {
+                Value::Win(e) if e <= w => Some(e),
+                _ => None,
+            };
+            // The opponent wins by the quicker of the two: a target won later than `w`
+            // cannot beat an extra win known by `w`.
+            let Some(a) = (match (own, extra) {
+                (Some(a), Some(e)) => Some(a.min(e)),
+                (a, e) => a.or(e),
+            }) else {
+                return false;
+            };
+            slowest = slowest.max(a);
+        }
+        slowest = slowest.max(self.passes.slowest_exit(p));
+        let d = slowest + 1;
+        let stored = self.store(p, UNKNOWN, Value::Loss(d));
+        if stored {
+            self.fin.set(p as usize);
+        }
+        if stored && d > w + 1 {
+            self.note_ahead(d);
+        }
+        stored
+    }
+
+    /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
+    /// which), chunk by chunk in parallel; true if `f` returned true for any.
+    pub(super) fn each_holding(&self, b: u8, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
+        let bit = 1u64 << (b % 64);
+        let g = self.group;
+        let n = self.value.len();
+        (0..n.div_ceil(self.chunk))
+            .into_par_iter()
+            .map(|c| {
+                let mut any = false;
+                if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
+                    return false;
+                }
+                let end = ((c + 1) * self.chunk).min(n);
+                for first in (c * self.chunk..end).step_by(g) {
+                    let mask = self.value.holding(first, g.min(end - first), b);
+                    if mask != 0 {
+                        any |= f(first as Index, mask);
+                    }
+                }
+                any
+            })
+            .reduce(|| false, |a, b| a || b)
+    }
+
+    /// The bits of `m` whose slots (`first + b`) hold `UNKNOWN`.
+    pub(super) fn unknown(&self, first: Index, m: u64) -> u64 {
+        let mut u = 0;
+        for b in bits(m) {
+            u |= ((self.get(first + b) == UNKNOWN) as u64) << b;
+        }
+        u
+    }
+
+    /// Propose the slots of `m` (`first + b`) as candidates: those not settled and not
+    /// kept. Their values are not read here, at random: a proposed slot that is not
+    /// unknown (a win stored ahead, or never lost) is dropped when the candidates are
+    /// checked, group by group in order.
+    pub(super) fn propose_mask(&self, first: Index, m: u64) {
+        let mut m = m & !self.fin.mask(first as usize);
+        if let Some(k) = &self.keep {
+            m &= !k.mask(first as usize);
+        }
+        if m != 0 {
+            self.cand.set_mask(first as usize, m);
+        }
+    }
+
+    /// The bits of `m` whose slots (`first + b`) a forward check at `w` plies accepts:
+    /// illegal, or won for the opponent in at most `w` plies.
+    pub(super) fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
+        let mut a = 0;
+        for b in bits(m) {
+            let ok = match self.get(first + b) {
+                ILLEGAL => true,
+                v => matches!(Value::from_packed(v), Value::Win(x) if x <= w),
+            };
+            a |= (ok as u64) << b;
+        }
+        a
+    }
+
+    /// Check the candidates `m` of the group at `first` after the wins at `w` plies are
+    /// known: the group's forward checks refute most; each one left is lost one ply after
+    /// its slowest move. Without [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, that is a move inside the
+    /// table, into a win in exactly `w` plies (the win that proposed it), or a move out.
+    pub(super) fn check_group(&self, first: Index, m: u64, w: u16) -> bool {
+        let m = self.unknown(first, m);
+        if m == 0 {
+            return false;
+        }
+        let left = m & !self
+            .passes
+            .group_refuted(first, m, |q, k| self.accepted(q, k, w));
+        let mut any = false;
+        for b in bits(left) {
+            let p = first + b;
+            if !self.by_from.is_empty() && !self.links_from(p).is_empty() {
+                any |= self.check(p, w);
+                continue;
+            }
+            let d = w.max(self.passes.slowest_exit(p)) + 1;
+            let stored = self.store(p, UNKNOWN, Value::Loss(d));
+            if stored {
+                self.fin.set(p as usize);
+            }
+            if stored && d > w + 1 {
+                self.note_ahead(d);
+            }
+            any |= stored;
+        }
+        any
+    }
+}
