@@ -78,7 +78,8 @@ pub fn present_metric(
 /// set, less the process and the mapped sub-tables).
 ///
 /// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and two bits while
-/// solving, then the value byte and one bit while the records are written. KQRvKR peaked
+/// solving, then the value byte (and one bit, for a table 253 plies deep) while the records
+/// are written. KQRvKR peaked
 /// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
 /// process and the writer's buffers). KRRvKRR (6 pieces, 15.5 G slots): arrays of 1.25 bytes
 /// a slot; its peak resident set, 20.7 to 22.4 GB over two runs, also counts mapped file
