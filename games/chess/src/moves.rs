@@ -90,59 +90,76 @@ pub(crate) fn walk_pseudo(pos: &Position, quiet: bool, f: &mut impl FnMut(Move) 
             }
         }
     }
-    let white = us == Color::White;
     for from in squares(pos.pieces(us, Role::Pawn)) {
-        let fwd = |s: Square| if white { s + 8 } else { s - 8 };
-        let last = |s: Square| rank(s) == if white { 7 } else { 0 };
-        // At most four: two captures and two pushes (no allocation per pawn).
-        let mut dests = [(0, None, false); 4];
-        let mut n = 0;
-        let mut push = |d: (Square, Option<Role>, bool)| {
-            dests[n] = d;
-            n += 1;
-        };
-        let caps = super::board::pawn_attacks(white, from);
-        let one = fwd(from);
-        // Destinations in square order: captures and pushes sorted together.
-        for to in squares(caps | bb(one)) {
-            if to == one {
-                if occ & bb(one) == 0 {
-                    if quiet || last(one) {
-                        push((one, None, false));
-                    }
-                    let start = rank(from) == if white { 1 } else { 6 };
-                    let two = fwd(one);
-                    if start && occ & bb(two) == 0 {
-                        push((two, None, false));
-                    }
-                }
-            } else if them & bb(to) != 0 {
-                push((to, pos.piece_at(to).map(|p| p.1), false));
-            } else if pos.ep == Some(to) {
-                push((to, Some(Role::Pawn), true));
-            }
+        if !pawn_moves(pos, from, quiet, f) {
+            return false;
         }
-        let dests = &mut dests[..n];
-        dests.sort_by_key(|d| d.0);
-        for &(to, capture, en_passant) in dests.iter() {
-            let mut m = Move {
-                role: Role::Pawn,
-                from,
-                to,
-                promotion: None,
-                capture,
-                en_passant,
-            };
-            if last(to) {
-                for p in Role::PROMOTIONS {
-                    m.promotion = Some(p);
-                    if !f(m) {
-                        return false;
-                    }
+    }
+    true
+}
+
+/// `f` on the pseudo-legal moves of the pawn of the side to move on `from`, in move order
+/// (destinations in square order, promotions queen to knight), until it returns false
+/// (then false). Without `quiet`, only its captures, promotions and double steps.
+pub(crate) fn pawn_moves(
+    pos: &Position,
+    from: Square,
+    quiet: bool,
+    f: &mut impl FnMut(Move) -> bool,
+) -> bool {
+    let white = pos.turn == Color::White;
+    let occ = pos.occupied();
+    let them = pos.colors[pos.turn.other() as usize];
+    let fwd = |s: Square| if white { s + 8 } else { s - 8 };
+    let last = |s: Square| rank(s) == if white { 7 } else { 0 };
+    // At most four: two captures and two pushes (no allocation per pawn).
+    let mut dests = [(0, None, false); 4];
+    let mut n = 0;
+    let mut push = |d: (Square, Option<Role>, bool)| {
+        dests[n] = d;
+        n += 1;
+    };
+    let caps = super::board::pawn_attacks(white, from);
+    let one = fwd(from);
+    // Destinations in square order: captures and pushes sorted together.
+    for to in squares(caps | bb(one)) {
+        if to == one {
+            if occ & bb(one) == 0 {
+                if quiet || last(one) {
+                    push((one, None, false));
                 }
-            } else if !f(m) {
-                return false;
+                let start = rank(from) == if white { 1 } else { 6 };
+                let two = fwd(one);
+                if start && occ & bb(two) == 0 {
+                    push((two, None, false));
+                }
             }
+        } else if them & bb(to) != 0 {
+            push((to, pos.piece_at(to).map(|p| p.1), false));
+        } else if pos.ep == Some(to) {
+            push((to, Some(Role::Pawn), true));
+        }
+    }
+    let dests = &mut dests[..n];
+    dests.sort_by_key(|d| d.0);
+    for &(to, capture, en_passant) in dests.iter() {
+        let mut m = Move {
+            role: Role::Pawn,
+            from,
+            to,
+            promotion: None,
+            capture,
+            en_passant,
+        };
+        if last(to) {
+            for p in Role::PROMOTIONS {
+                m.promotion = Some(p);
+                if !f(m) {
+                    return false;
+                }
+            }
+        } else if !f(m) {
+            return false;
         }
     }
     true

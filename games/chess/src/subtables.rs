@@ -201,6 +201,11 @@ impl SubTables {
         for &(c, r) in pieces {
             sig[c as usize][r as usize] += 1;
         }
+        self.route_of(sig)
+    }
+
+    /// The sub-table of the material `sig`, in either colouring.
+    fn route_of(&self, sig: Signature) -> Option<Route> {
         let flipped = [sig[1], sig[0]];
         self.subs.iter().enumerate().find_map(|(k, s)| {
             if s.sig == sig {
@@ -253,19 +258,13 @@ impl SubTables {
         if self.rules_only {
             return Value::Illegal;
         }
-        let flipped = [sig[1], sig[0]];
-        for s in &self.subs {
-            let p = if s.sig == sig {
-                *pos
-            } else if s.sig == flipped {
-                pos.color_flipped()
-            } else {
-                continue;
-            };
-            let (i, _) = s.layout.encode(&p);
-            return s.table.value(i);
-        }
         // Opening checked every child material is present.
-        unreachable!("no sub-table for {}", pos.material())
+        let Some(r) = self.route_of(sig) else {
+            unreachable!("no sub-table for {}", pos.material())
+        };
+        let p = if r.flip { pos.color_flipped() } else { *pos };
+        let s = &self.subs[r.sub];
+        let (i, _) = s.layout.encode(&p);
+        s.table.value(i)
     }
 }

@@ -1,13 +1,13 @@
-//! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot by slot and group by
-//! group.
+//! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot
+//! by slot and group by group.
 
 use super::{bits, Passes, Start};
 use crate::game::{Index, Outcome, Value};
 
-/// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game on slot `i`: the
-/// same start, un-moves, moves (the check accepts exactly what the moves allow), slowest
-/// exit and first moves. Returns a description of the first difference. The engine's
-/// self-test for a game's fast passes, as `selftest` is for its moves.
+/// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game
+/// on slot `i`: the same start, un-moves, moves (the check accepts exactly what the moves
+/// allow), slowest exit and first moves. Returns a description of the first difference. The
+/// engine's self-test for a game's fast passes, as `selftest` is for its moves.
 pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> Result<(), String> {
     let legal = reference.legal(i);
     if fast.legal(i) != legal {

@@ -35,10 +35,10 @@
 //! but the last standing still), the solver handing them a mask of the slots concerned:
 //! what a group's slots share is worked out once, and their records lie together.
 //!
-//! Moves of kind [`Outcome::Augmented`](crate::game::Outcome::Augmented) (chess: a double step allowing en passant) are few:
-//! they are kept in a side list and settled as the two-queue solver settles them (won for
-//! the mover once the target and the extra moves are both lost, at the later depth; won for
-//! the opponent once either is won, at the earlier).
+//! Moves of kind [`Outcome::Augmented`](crate::game::Outcome::Augmented) (chess: a double
+//! step allowing en passant) are few: they are kept in a side list and settled as the
+//! two-queue solver settles them (won for the mover once the target and the extra moves are
+//! both lost, at the later depth; won for the opponent once either is won, at the earlier).
 //!
 //! Every value is the same as the two-queue solver's, so the table written is the same:
 //! the best moves are found as the records are written ([`Solved`]).

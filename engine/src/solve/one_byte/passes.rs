@@ -55,7 +55,8 @@ pub trait Passes: Sync {
     /// for the opponent.
     fn slowest_exit(&self, i: Index) -> u16;
     /// The code of the first move of legal slot `i`, in the game's move order, for which
-    /// `wanted` holds ([`NO_MOVE`](crate::game::NO_MOVE) if none): the best move, once the values are known.
+    /// `wanted` holds ([`NO_MOVE`](crate::game::NO_MOVE) if none): the best move, once
+    /// the values are known.
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
 
     /// OPTIONAL. The longest a move out of the table can take, in plies, to the end (a

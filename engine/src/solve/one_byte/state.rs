@@ -69,8 +69,9 @@ pub(super) struct State<'a, P> {
     /// Candidates for a loss at the current depth.
     pub(super) cand: Bits,
     /// Settled: the value cannot change any more (illegal, lost, or won no later than
-    /// the depth being solved; a checkmate aside, which tells it from an illegal slot). Most un-moves from a lost position reach such slots; this
-    /// bit, eight times denser than the values, spares reading theirs.
+    /// the depth being solved; a checkmate aside, which tells it from an illegal slot).
+    /// Most un-moves from a lost position reach such slots; this bit, eight times denser
+    /// than the values, spares reading theirs.
     pub(super) fin: Bits,
     /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
     pub(super) group: usize,
@@ -85,7 +86,8 @@ pub(super) struct State<'a, P> {
     pub(super) ahead: AtomicU16,
     /// The smallest distance found that a record cannot hold (`u16::MAX`: none).
     pub(super) too_deep: AtomicU16,
-    /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, sorted by target, and the same by origin.
+    /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, sorted by target,
+    /// and the same by origin.
     pub(super) by_to: Vec<Link>,
     pub(super) by_from: Vec<Link>,
 }
@@ -233,8 +235,12 @@ impl<P: Passes> State<'_, P> {
             };
             slowest = slowest.max(a);
         }
-        slowest = slowest.max(self.passes.slowest_exit(p));
-        let d = slowest + 1;
+        self.lose(p, slowest.max(self.passes.slowest_exit(p)) + 1, w)
+    }
+
+    /// Store candidate `p`, checked after the wins at `w` plies, lost in `d` plies: settled
+    /// then, and noted if beyond the depth being solved. True if it was still unknown.
+    fn lose(&self, p: Index, d: u16, w: u16) -> bool {
         let stored = self.store(p, UNKNOWN, Value::Loss(d));
         if stored {
             self.fin.set(p as usize);
@@ -309,8 +315,9 @@ impl<P: Passes> State<'_, P> {
 
     /// Check the candidates `m` of the group at `first` after the wins at `w` plies are
     /// known: the group's forward checks refute most; each one left is lost one ply after
-    /// its slowest move. Without [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, that is a move inside the
-    /// table, into a win in exactly `w` plies (the win that proposed it), or a move out.
+    /// its slowest move. Without [`Outcome::Augmented`](crate::game::Outcome::Augmented)
+    /// moves, that is a move inside the table, into a win in exactly `w` plies (the win
+    /// that proposed it), or a move out.
     pub(super) fn check_group(&self, first: Index, m: u64, w: u16) -> bool {
         let m = self.unknown(first, m);
         if m == 0 {
@@ -326,15 +333,7 @@ impl<P: Passes> State<'_, P> {
                 any |= self.check(p, w);
                 continue;
             }
-            let d = w.max(self.passes.slowest_exit(p)) + 1;
-            let stored = self.store(p, UNKNOWN, Value::Loss(d));
-            if stored {
-                self.fin.set(p as usize);
-            }
-            if stored && d > w + 1 {
-                self.note_ahead(d);
-            }
-            any |= stored;
+            any |= self.lose(p, w.max(self.passes.slowest_exit(p)) + 1, w);
         }
         any
     }

@@ -20,7 +20,7 @@ use super::{piece_targets, ChessPasses};
 use crate::board::{bb, rank, squares, Square, KING};
 use crate::index::transform;
 use crate::material::{Color, Role};
-use crate::moves::{make, Move};
+use crate::moves::{self, make, Move};
 use crate::Position;
 use retro_engine::game::{Index, Value, NO_MOVE};
 use retro_engine::solve::one_byte::bits;
@@ -220,7 +220,7 @@ impl ChessPasses<'_> {
                         if take_last {
                             last_done = true;
                             if last_role == Role::Pawn {
-                                go = self.pawn_moves(&pos, s, us, occ, enemy, &mut |m| {
+                                go = moves::pawn_moves(&pos, s, true, &mut |m| {
                                     if m.converts() || m.is_double_step() {
                                         exit(m, &mut rank_now)
                                     } else {
@@ -245,7 +245,7 @@ impl ChessPasses<'_> {
                         let m = &movers[k];
                         k += 1;
                         if m.role == Role::Pawn {
-                            go = self.pawn_moves(&pos, m.from, us, occ, enemy, &mut |mo| {
+                            go = moves::pawn_moves(&pos, m.from, true, &mut |mo| {
                                 if mo.converts() || mo.is_double_step() {
                                     exit(mo, &mut rank_now)
                                 } else {
@@ -299,46 +299,6 @@ impl ChessPasses<'_> {
             (_, EACH) => self.slot_after(g, g.turn.other(), m.who, t, s),
             (first, sym) => first + self.digit_of_last(transform(sym, s)),
         }
-    }
-
-    /// The pseudo-legal moves of `us`'s pawn on `from`, in move order (destinations
-    /// increasing, promotions queen to knight), to `f` until it returns false (then
-    /// false). No en passant: a stored position has none.
-    fn pawn_moves(
-        &self,
-        pos: &Position,
-        from: Square,
-        us: Color,
-        occ: u64,
-        enemy: u64,
-        f: &mut impl FnMut(Move) -> bool,
-    ) -> bool {
-        let white = us == Color::White;
-        let one = if white { from + 8 } else { from - 8 };
-        let mut dests = crate::board::pawn_attacks(white, from) & enemy;
-        if occ & bb(one) == 0 {
-            dests |= bb(one);
-            let two = if white { one + 8 } else { one - 8 };
-            if rank(from) == if white { 1 } else { 6 } && occ & bb(two) == 0 {
-                dests |= bb(two);
-            }
-        }
-        let last = if white { 7 } else { 0 };
-        for to in squares(dests) {
-            let capture = (enemy & bb(to) != 0).then(|| pos.piece_at(to).expect("a piece").1);
-            let mut m = mv(Role::Pawn, from, to, capture);
-            if rank(to) == last {
-                for p in Role::PROMOTIONS {
-                    m.promotion = Some(p);
-                    if !f(m) {
-                        return false;
-                    }
-                }
-            } else if !f(m) {
-                return false;
-            }
-        }
-        true
     }
 }
 

@@ -355,7 +355,8 @@ impl ChessPasses<'_> {
     }
 
     /// [`Passes::group_predecessors`](retro_engine::solve::one_byte::Passes::group_predecessors):
-    /// the un-moves of [`super::ChessPasses::predecessors`] for a whole group.
+    /// the un-moves of [`Passes::predecessors`](retro_engine::solve::one_byte::Passes::predecessors)
+    /// for a whole group.
     pub(super) fn predecessors_of_group(
         &self,
         first: Index,
@@ -456,8 +457,8 @@ impl ChessPasses<'_> {
     }
 
     /// [`Passes::group_refuted`](retro_engine::solve::one_byte::Passes::group_refuted):
-    /// the forward checks of [`super::ChessPasses::targets`] for a whole group, stopping
-    /// once every candidate is refuted.
+    /// the forward checks of [`Passes::targets`](retro_engine::solve::one_byte::Passes::targets)
+    /// for a whole group, stopping once every candidate is refuted.
     pub(super) fn refuted_in_group(
         &self,
         first: Index,

@@ -265,7 +265,7 @@ impl ChessPasses<'_> {
     /// sub-tables unplayed-out: an illegal one reaches an illegal slot there (a king
     /// next to the other king has no slot: such a capture is left out first). A double
     /// step is played out.
-    fn each_exit(&self, pos: &Position, mut f: impl FnMut(&Move, Outcome)) {
+    fn each_exit(&self, pos: &Position, mut f: impl FnMut(Outcome)) {
         let us = pos.turn;
         let enemy_king = pos.king(us.other());
         moves::walk_pseudo(pos, false, &mut |m| {
@@ -276,10 +276,10 @@ impl ChessPasses<'_> {
             if m.converts() {
                 match self.chess.subs.value(&after) {
                     Value::Illegal => {}
-                    v => f(&m, Outcome::Known(v)),
+                    v => f(Outcome::Known(v)),
                 }
             } else if !after.in_check(us) {
-                f(&m, self.chess.outcome(&m, &after, false));
+                f(self.chess.outcome(&m, &after, false));
             }
             true
         });
@@ -339,44 +339,9 @@ impl Passes for ChessPasses<'_> {
             // No sub-table to tell a move's legality: every move played out.
             return self.start_by_legal_moves(i, &pos, links);
         }
-        let (mut win, mut keep, mut slowest, mut any_exit) = (None::<u16>, false, 0u16, false);
-        let before = links.len();
-        let mut inside_double = false;
-        self.each_exit(&pos, |m, to| match to {
-            Outcome::Index(_) => inside_double = true,
-            Outcome::Augmented { index, extra } => links.push(Link {
-                to: index,
-                from: i,
-                extra,
-            }),
-            Outcome::Known(v) => {
-                any_exit = true;
-                match v {
-                    Value::Loss(l) => win = Some(win.map_or(l + 1, |w| w.min(l + 1))),
-                    Value::Win(w) => slowest = slowest.max(w),
-                    _ => keep = true,
-                }
-                let _ = m;
-            }
-            Outcome::Restart { .. } => unreachable!("no restarts in a DTM table"),
-        });
-        if win.is_some() || keep || links.len() > before || inside_double {
-            return Ok(Start::Open { win, keep });
-        }
-        let in_check = pos.in_check(pos.turn);
-        if !in_check && !any_exit {
-            // Not in check and nothing leaves the table: any legal move stays inside, and
-            // a stalemate (none) is never anyone's predecessor, so it stays a draw.
-            return Ok(Start::Open { win, keep });
-        }
-        // Every move out loses, or the side to move is in check: a legal move inside?
-        if moves::has_quiet_move(&pos) {
-            Ok(Start::Open { win, keep })
-        } else if any_exit {
-            Ok(Start::Final(Value::Loss(slowest + 1)))
-        } else {
-            Ok(Start::Final(Value::Loss(0)))
-        }
+        let mut tally = start::ExitTally::default();
+        self.each_exit(&pos, |to| tally.outcome(i, to, links));
+        Ok(tally.settle(&pos))
     }
 
     fn legal(&self, i: Index) -> bool {
@@ -577,7 +542,7 @@ impl Passes for ChessPasses<'_> {
         &self,
         first: Index,
         mask: u64,
-        value: impl Fn(Index) -> retro_engine::game::Value,
+        value: impl Fn(Index) -> Value,
         out: impl FnMut(Index, u8),
     ) {
         self.best_moves_of_group(first, mask, value, out)
@@ -589,7 +554,7 @@ impl Passes for ChessPasses<'_> {
         }
         let pos = self.position(&self.slot(i));
         let mut slowest = 0;
-        self.each_exit(&pos, |_, to| {
+        self.each_exit(&pos, |to| {
             if let Outcome::Known(Value::Win(w)) = to {
                 slowest = slowest.max(w);
             }

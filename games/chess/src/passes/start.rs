@@ -175,49 +175,15 @@ impl ChessPasses<'_> {
             let occ = g.occ | bb(s);
             // The pieces to take: the other side's, its king aside.
             let enemy = pos.colors[them as usize] & !bb(enemy_king);
-            let (mut win, mut keep, mut slowest, mut any_exit) = (None::<u16>, false, 0u16, false);
-            let mut note = |v: Value| match v {
-                Value::Illegal => {}
-                Value::Loss(l) => {
-                    any_exit = true;
-                    win = Some(win.map_or(l + 1, |w| w.min(l + 1)));
-                }
-                Value::Win(w) => {
-                    any_exit = true;
-                    slowest = slowest.max(w);
-                }
-                _ => {
-                    any_exit = true;
-                    keep = true;
-                }
-            };
-            let double = self.exit_values(exits, us, g.wk, g.bk, &sq, occ, enemy, &mut note);
+            let mut tally = ExitTally::default();
+            let double = self.exit_values(exits, us, g.wk, g.bk, &sq, occ, enemy, &mut |v| {
+                tally.value(v)
+            });
             // Double steps: few, played out as the slot passes do.
-            let mut inside_double = false;
-            let before = links.len();
             if double {
-                self.each_double_step(&pos, |to| match to {
-                    Outcome::Index(_) => inside_double = true,
-                    Outcome::Augmented { index, extra } => links.push(Link {
-                        to: index,
-                        from: i,
-                        extra,
-                    }),
-                    Outcome::Known(v) => note(v),
-                    Outcome::Restart { .. } => unreachable!("no restarts in a DTM table"),
-                });
+                self.each_double_step(&pos, |to| tally.outcome(i, to, links));
             }
-            out(
-                b,
-                settle(
-                    &pos,
-                    win,
-                    keep,
-                    slowest,
-                    any_exit,
-                    links.len() > before || inside_double,
-                ),
-            );
+            out(b, tally.settle(&pos));
         }
         Ok(())
     }
@@ -449,29 +415,70 @@ impl ChessPasses<'_> {
     }
 }
 
-/// How a legal slot starts, from its moves out of the table: a win or a draw through one
-/// makes it open (with nothing inside, nothing changes that value); every one losing, or
-/// a check, asks whether a legal move stays inside (else a loss after the slowest move
-/// out, or checkmate). A stalemate starts open: it is nobody's predecessor.
-fn settle(
-    pos: &Position,
+/// What a position's moves out of the table (and its double steps) give the side to
+/// move, as they are met.
+#[derive(Default)]
+pub(super) struct ExitTally {
+    /// The quickest win through one, in plies.
     win: Option<u16>,
+    /// One holds the draw.
     keep: bool,
+    /// The slowest of the opponent's wins through one, in plies.
     slowest: u16,
-    any_exit: bool,
+    /// Some legal move leaves the table.
+    any: bool,
+    /// A double step stays inside, or is a link.
     inside: bool,
-) -> Start {
-    if win.is_some() || keep || inside {
-        return Start::Open { win, keep };
+}
+
+impl ExitTally {
+    /// A move out of the table to `v` for the opponent ([`Value::Illegal`]: not legal).
+    pub(super) fn value(&mut self, v: Value) {
+        match v {
+            Value::Illegal => return,
+            Value::Loss(l) => self.win = Some(self.win.map_or(l + 1, |w| w.min(l + 1))),
+            Value::Win(w) => self.slowest = self.slowest.max(w),
+            _ => self.keep = true,
+        }
+        self.any = true;
     }
-    if !any_exit && !pos.in_check(pos.turn) {
-        return Start::Open { win, keep };
+
+    /// A legal move of slot `from` that leaves the table or steps a pawn twice, leading
+    /// to `to` (a link goes to `links`).
+    pub(super) fn outcome(&mut self, from: Index, to: Outcome, links: &mut Vec<Link>) {
+        match to {
+            Outcome::Index(_) => self.inside = true,
+            Outcome::Augmented { index, extra } => {
+                self.inside = true;
+                links.push(Link {
+                    to: index,
+                    from,
+                    extra,
+                });
+            }
+            Outcome::Known(v) => self.value(v),
+            Outcome::Restart { .. } => unreachable!("no restarts in a DTM table"),
+        }
     }
-    if moves::has_quiet_move(pos) {
-        Start::Open { win, keep }
-    } else if any_exit {
-        Start::Final(Value::Loss(slowest + 1))
-    } else {
-        Start::Final(Value::Loss(0))
+
+    /// How the legal slot of `pos` starts: a win or a draw through a move out makes it
+    /// open (with nothing inside, nothing changes that value); every one losing, or a
+    /// check, asks whether a legal move stays inside (else a loss after the slowest move
+    /// out, or checkmate). A stalemate starts open: it is nobody's predecessor.
+    pub(super) fn settle(&self, pos: &Position) -> Start {
+        let (win, keep) = (self.win, self.keep);
+        if win.is_some() || keep || self.inside {
+            return Start::Open { win, keep };
+        }
+        if !self.any && !pos.in_check(pos.turn) {
+            return Start::Open { win, keep };
+        }
+        if moves::has_quiet_move(pos) {
+            Start::Open { win, keep }
+        } else if self.any {
+            Start::Final(Value::Loss(self.slowest + 1))
+        } else {
+            Start::Final(Value::Loss(0))
+        }
     }
 }
