@@ -423,3 +423,31 @@ fn bare_king_dtz_is_the_restarting_solvers() {
         assert_eq!(first, None, "{m}: first differing byte");
     }
 }
+
+/// The DTZ tables of materials with pieces on both sides are made by the chess passes (the
+/// one-byte solver without pawns; with pawns, the restarting solver on the passes'
+/// un-moves): their bytes are the restarting solver's on positions, in full.
+#[test]
+fn dtz_of_pieces_on_both_sides_is_the_restarting_solvers() {
+    use retro::chess::dtz::{pawn_advance, ChessDtz};
+    use retro::chess::material::Material;
+    use retro::chess::Position;
+    use retro::game::{Records, SolveOptions};
+    let opts = SolveOptions { progress: &Silent };
+    let bytes = |r: &dyn Records| {
+        let mut out = vec![0u8; 2 * r.slots() as usize];
+        r.fill(0, &mut out);
+        out
+    };
+    for m in ["KRvKN", "KRvKP"] {
+        let material = Material::parse(m).unwrap();
+        let g = ChessDtz::open(&material, dir()).unwrap();
+        let fast = bytes(&*g.solve_records(&opts).unwrap());
+        let tier: &(dyn Fn(&Position) -> u32 + Sync) = &pawn_advance;
+        let tier = material.has_pawns().then_some(tier);
+        let generic = bytes(&retro::solve::restart::solve_values(&g, tier, &opts).unwrap());
+        assert_eq!(fast.len(), generic.len(), "{m}");
+        let first = fast.iter().zip(&generic).position(|(a, b)| a != b);
+        assert_eq!(first, None, "{m}: first differing byte");
+    }
+}

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::one_byte::{GamePasses, Passes};
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Records, Value};
 use crate::table::metric::{Metric, DTZ_MAX_PLIES};
@@ -131,8 +132,9 @@ impl Seeds {
     }
 }
 
-struct State<'a, G: Game> {
+struct State<'a, G: Game, P: Passes> {
     game: &'a G,
+    unmoves: &'a P,
     value: Vec<AtomicU16>,
     count: Vec<AtomicU8>,
     tier: Vec<u8>,
@@ -149,12 +151,27 @@ pub fn solve_values<G: Game>(
     tier: Option<Tier<'_, G::Position>>,
     opts: &crate::game::SolveOptions,
 ) -> Result<Restarted, SolveError> {
+    solve_with(game, &GamePasses(game), tier, opts)
+}
+
+/// [`solve_values`], the predecessors of a slot from `unmoves` ([`Passes::predecessors`];
+/// nothing else of it is asked), which a game can work out on slot numbers, sparing the
+/// solver decoding and encoding positions (chess: its one-byte passes). They must be the
+/// game's own [`Game::predecessors`], save that they may also name slots of other tiers
+/// (the solver keeps those of the position's own) and illegal slots (which it ignores).
+pub fn solve_with<G: Game, P: Passes>(
+    game: &G,
+    unmoves: &P,
+    tier: Option<Tier<'_, G::Position>>,
+    opts: &crate::game::SolveOptions,
+) -> Result<Restarted, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
     let Some(tier) = tier else {
         // Illegal slots are found by the tier's first pass (see `init_chunk`).
         let st = State {
             game,
+            unmoves,
             value: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
             count: (0..n).map(|_| AtomicU8::new(0)).collect(),
             tier: vec![0; n],
@@ -195,6 +212,7 @@ pub fn solve_values<G: Game>(
     }
     let st = State {
         game,
+        unmoves,
         value: tier_of
             .iter()
             .map(|&t| {
@@ -219,8 +237,8 @@ pub fn solve_values<G: Game>(
 }
 
 /// Solve every position of tier `t`; positions of higher tiers are final.
-fn solve_tier<G: Game>(
-    st: &State<G>,
+fn solve_tier<G: Game, P: Passes>(
+    st: &State<G, P>,
     t: u8,
     opts: &crate::game::SolveOptions,
 ) -> Result<(), SolveError> {
@@ -326,16 +344,23 @@ fn solve_tier<G: Game>(
 
 /// The predecessors of `q` in tier `t` (duplicates possible), into `preds` (cleared
 /// first: one list per worker, not an allocation per position).
-fn unmoves<G: Game>(st: &State<G>, t: u8, q: u64, preds: &mut Vec<u64>) {
-    let pos = st.game.decode(q).expect("queued positions decode");
+fn unmoves<G: Game, P: Passes>(st: &State<G, P>, t: u8, q: u64, preds: &mut Vec<u64>) {
     preds.clear();
-    st.game.predecessors(&pos, preds);
-    preds.retain(|&p| st.tier.get(p as usize) == Some(&t));
+    st.unmoves.predecessors(q, |p| {
+        if st.tier.get(p as usize) == Some(&t) {
+            preds.push(p)
+        }
+    });
 }
 
 /// The first pass over the tier-`t` slots of `lo..hi`: terminal values, move counters,
 /// and the seeds of moves out of the table.
-fn init_chunk<G: Game>(st: &State<G>, t: u8, lo: usize, hi: usize) -> Result<Seeds, SolveError> {
+fn init_chunk<G: Game, P: Passes>(
+    st: &State<G, P>,
+    t: u8,
+    lo: usize,
+    hi: usize,
+) -> Result<Seeds, SolveError> {
     let mut seeds = Seeds::default();
     let mut succ = Vec::new();
     for i in (lo..hi).filter(|&i| st.tier[i] == t) {

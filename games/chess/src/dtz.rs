@@ -24,6 +24,7 @@ use std::path::Path;
 
 use super::material::{Color, Material, Role};
 use super::moves::{en_passant_after, first_legal_rank, has_move, legal_moves, make, Move};
+use super::passes::ChessPasses;
 use super::subtables::{self, SubTableError, SubTables};
 use super::{Chess, Position};
 use retro_engine::game::{
@@ -107,11 +108,26 @@ impl ChessDtz {
                 return Ok(Box::new(codes));
             }
         }
+        if !self.material().has_pawns() {
+            // No move of the table restarts: the one-byte solver on the DTM solver's
+            // passes, a capture counting by its result under the 50-move rule, unless
+            // a distance is beyond its 127 plies (a long cursed win).
+            let passes = ChessPasses::new(&self.chess, Metric::Dtz);
+            match retro_engine::solve::one_byte::solve(passes, opts) {
+                Err(SolveError::TooDeep(_)) => {}
+                solved => return Ok(Box::new(solved?)),
+            }
+        }
         // Without pawns, no move of the table restarts: one tier.
         let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
             self.material().has_pawns().then_some(&pawn_advance);
-        Ok(Box::new(retro_engine::solve::restart::solve_values(
-            self, tier, opts,
+        // The un-moves on slot numbers, as the DTM solver's passes make them: its pawn
+        // un-moves lead to lower tiers, which the solver leaves out.
+        Ok(Box::new(retro_engine::solve::restart::solve_with(
+            self,
+            &ChessPasses::new(&self.chess, Metric::Dtz),
+            tier,
+            opts,
         )?))
     }
 }

@@ -224,7 +224,7 @@ impl Chess {
     /// The one-byte solver's passes for this material: moves and un-moves on squares and
     /// index arithmetic.
     pub fn passes(&self) -> passes::ChessPasses<'_> {
-        passes::ChessPasses::new(self)
+        passes::ChessPasses::new(self, retro_engine::table::Metric::Dtm)
     }
 
     /// The one-byte solver's values over the chess passes, the best moves found as the

@@ -50,6 +50,7 @@
 //! moves and un-moves.
 
 mod check;
+mod packing;
 mod passes;
 mod solved;
 mod state;
@@ -61,6 +62,7 @@ use rayon::prelude::*;
 use super::bytes::Bytes;
 use super::SolveError;
 use crate::game::{Index, SolveOptions, Value};
+use packing::Packing;
 use solved::Illegal;
 use state::{Bits, State};
 
@@ -82,14 +84,11 @@ const UNKNOWN: u8 = 1;
 const ILLEGAL: u8 = 0;
 
 /// Marks an unknown slot that is never lost (a move out of the table holds the draw),
-/// while no slot can hold the value of this byte, a win in 253 plies
-/// ([`Passes::deepest_exit`]): such a slot is improved like a slow win, and is never a
-/// candidate. Before the solve gets that deep, these marks move to a bit array.
+/// while no slot can hold the value of this byte, a win in 253 plies, or 127 where values
+/// are kept in plies ([`Packing::keep_depth`], [`Passes::deepest_exit`]): such a slot is
+/// improved like a slow win, and is never a candidate. Before the solve gets that deep,
+/// these marks move to a bit array.
 const KEEP: u8 = 128;
-
-/// The depth from which a win may need the [`KEEP`] byte (a win in 253 plies comes from a
-/// loss in 252).
-const WIDE_DEPTH: u16 = 252;
 
 /// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
 const CHUNK: usize = 1 << 14;
@@ -101,13 +100,17 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let group = passes.group();
     assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
     let chunk = (CHUNK / group).max(1) * group;
+    let packing = Packing::of(passes.metric());
+    // The depth from which a win may need the [`KEEP`] byte.
+    let wide_depth = packing.keep_depth();
     let mut st = State {
         passes: &passes,
+        packing,
         value: Bytes::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
             bytes: n as u64,
             source,
         })?,
-        keep: if passes.deepest_exit() < WIDE_DEPTH {
+        keep: if passes.deepest_exit() < wide_depth {
             None
         } else {
             Some(Bits::new(n)?)
@@ -187,14 +190,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let mut deepest = 0u16;
     let mut d: u16 = 0;
     loop {
-        if d + 1 >= WIDE_DEPTH && st.keep.is_none() {
+        if d + 1 >= wide_depth && st.keep.is_none() {
             st.widen()?;
         }
         let st = &st;
-        // Lost at d → won at d + 1. (Bytes count moves: an odd loss, which no record
+        // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
-        let won_new = Value::Loss(d).fits()
-            && st.each_holding(Value::Loss(d).packed(), |first, mut mask| {
+        let won_new = packing.fits(Value::Loss(d))
+            && st.each_holding(packing.pack(Value::Loss(d)), |first, mut mask| {
                 if d == 0 {
                     // Not checkmates: illegal slots.
                     mask &= !st.fin.mask(first as usize);
@@ -228,9 +231,8 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             });
         // Won at d + 1 → candidates → lost.
         let w = d + 1;
-        let won = Value::Win(w).packed();
-        if Value::Win(w).fits() {
-            st.each_holding(won, |first, mask| {
+        if packing.fits(Value::Win(w)) {
+            st.each_holding(packing.pack(Value::Win(w)), |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
                 st.passes
@@ -327,6 +329,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     Ok(Solved {
         passes,
         value,
+        packing,
         illegal,
     })
 }

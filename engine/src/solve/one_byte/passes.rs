@@ -3,6 +3,7 @@
 
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Value, MAX_LOSS_PLIES};
+use crate::table::Metric;
 
 /// How a slot starts, before any retrograde pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,12 +61,22 @@ pub trait Passes: Sync {
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
 
     /// OPTIONAL. The longest a move out of the table can take, in plies, to the end (a
-    /// win or loss in a sub-table); default: as long as a record holds. Below 252, no
-    /// position of the table can be won in 253 plies before the solve gets that deep, and
-    /// the solver keeps its never-lost mark in that value's byte meanwhile, not in a bit
-    /// of its own.
+    /// win or loss in a sub-table); default: as long as a record holds. Below 252 (126
+    /// with [`Metric::Dtz`]), no position of the table can be won in 253 plies (127) before
+    /// the solve gets that deep, and the solver keeps its never-lost mark in that value's
+    /// byte meanwhile, not in a bit of its own.
     fn deepest_exit(&self) -> u16 {
         MAX_LOSS_PLIES
+    }
+
+    /// OPTIONAL. What the values count (default [`Metric::Dtm`]: wins of an odd number of
+    /// plies, losses of an even one, and a best move in every record). With
+    /// [`Metric::Dtz`], a move may be worth any number of plies (a move out of the table
+    /// into a zeroing move's result: 1 or 101): the solver keeps wins and losses of either
+    /// parity up to 127 plies ([`SolveError::TooDeep`] beyond) and its records are DTZ
+    /// codes, without a best move ([`Passes::first_move`] is not asked).
+    fn metric(&self) -> Metric {
+        Metric::Dtm
     }
 
     /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the

@@ -1,9 +1,11 @@
 //! A solved table, whose records are made as they are read.
 
 use super::super::bytes::Bytes;
+use super::packing::Packing;
 use super::state::Bits;
 use super::{Passes, ILLEGAL, KEEP};
 use crate::game::{Index, Records, Value, NO_MOVE};
+use crate::table::Metric;
 
 /// A solved table: one byte a slot, which also tells the illegal slots. Each
 /// record, best move included, is made when it is read ([`Records::fill`]), so writing the
@@ -11,6 +13,7 @@ use crate::game::{Index, Records, Value, NO_MOVE};
 pub struct Solved<P> {
     pub(super) passes: P,
     pub(super) value: Bytes,
+    pub(super) packing: Packing,
     pub(super) illegal: Illegal,
 }
 
@@ -29,7 +32,7 @@ impl<P> Solved<P> {
         match (self.value.get(i), &self.illegal) {
             (KEEP, Illegal::Byte) => Value::Illegal,
             (ILLEGAL, Illegal::Bits(b)) if b.get(i) => Value::Illegal,
-            (b, _) => Value::from_packed(b),
+            (b, _) => self.packing.unpack(b),
         }
     }
 }
@@ -45,10 +48,17 @@ impl<P: Passes> Records for Solved<P> {
 
     /// The best move is the first move, in the game's move order, achieving the value:
     /// the same bytes whatever the thread count or the ranges asked for, and the same as
-    /// the two-queue solver's.
+    /// the two-queue solver's. A table of distance to zeroing stores none
+    /// ([`Metric::Dtz`]: the restarting solver's records).
     fn fill(&self, first: Index, out: &mut [u8]) {
         let value = |j: Index| self.value_of(j as usize);
         let n = (out.len() / 2) as Index;
+        if self.packing == Packing::Plies {
+            for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+                rec.copy_from_slice(&Metric::Dtz.record(value(first + k as Index), 0));
+            }
+            return;
+        }
         let g = self.passes.group() as Index;
         // The groups overlapping the range, each with the mask of its slots in it that
         // have a move to find (terminal losses have none, illegal slots no record).

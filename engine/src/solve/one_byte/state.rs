@@ -7,6 +7,7 @@ use super::super::bytes::Bytes;
 use super::super::huge::HugeArray;
 use rayon::prelude::*;
 
+use super::packing::Packing;
 use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
 
@@ -63,6 +64,8 @@ impl Bits {
 pub(super) struct State<'a, P> {
     pub(super) passes: &'a P,
     pub(super) value: Bytes,
+    /// How the bytes hold values ([`Passes::metric`]).
+    pub(super) packing: Packing,
     /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
     /// [`KEEP`] instead.
     pub(super) keep: Option<Bits>,
@@ -100,14 +103,14 @@ impl<P: Passes> State<'_, P> {
     /// Store `v` in slot `i` if it still holds `old`; a value beyond the records' range is
     /// noted, not stored.
     pub(super) fn store(&self, i: Index, old: u8, v: Value) -> bool {
-        if !v.fits() {
+        if !self.packing.fits(v) {
             let (Value::Win(d) | Value::Loss(d)) = v else {
                 unreachable!("only wins and losses are stored")
             };
             self.too_deep.fetch_min(d, Relaxed);
             return false;
         }
-        let b = v.packed();
+        let b = self.packing.pack(v);
         let ok = self.value.swap(i as usize, old, b);
         if ok {
             let word = &self.present[i as usize / self.chunk][b as usize / 64];
@@ -124,7 +127,7 @@ impl<P: Passes> State<'_, P> {
     /// tentative wins take it. Returns true if it changed; `ahead` says that `w` is
     /// beyond the depth being solved.
     pub(super) fn try_win(&self, i: Index, w: u16, ahead: bool) -> bool {
-        if !Value::Win(w).fits() {
+        if !self.packing.fits(Value::Win(w)) {
             // Too deep for a record, and an error only if the slot would take it: one
             // won sooner keeps its value (no slower tentative win can be this deep).
             return self.get(i) == UNKNOWN && self.store(i, UNKNOWN, Value::Win(w));
@@ -132,7 +135,7 @@ impl<P: Passes> State<'_, P> {
         loop {
             let old = self.get(i);
             let better =
-                old == UNKNOWN || matches!(Value::from_packed(old), Value::Win(x) if x > w);
+                old == UNKNOWN || matches!(self.packing.unpack(old), Value::Win(x) if x > w);
             if !better {
                 return false;
             }
@@ -205,7 +208,7 @@ impl<P: Passes> State<'_, P> {
         let mut slowest = 0u16;
         let all = self.passes.targets(p, |q| match self.get(q) {
             ILLEGAL => true,
-            b => match Value::from_packed(b) {
+            b => match self.packing.unpack(b) {
                 Value::Win(a) if a <= w => {
                     slowest = slowest.max(a);
                     true
@@ -217,7 +220,7 @@ impl<P: Passes> State<'_, P> {
             return false;
         }
         for l in self.links_from(p) {
-            let own = match Value::from_packed(self.get(l.to)) {
+            let own = match self.packing.unpack(self.get(l.to)) {
                 Value::Win(a) if a <= w => Some(a),
                 _ => None,
             };
@@ -306,7 +309,7 @@ impl<P: Passes> State<'_, P> {
         for b in bits(m) {
             let ok = match self.get(first + b) {
                 ILLEGAL => true,
-                v => matches!(Value::from_packed(v), Value::Win(x) if x <= w),
+                v => matches!(self.packing.unpack(v), Value::Win(x) if x <= w),
             };
             a |= (ok as u64) << b;
         }

@@ -25,6 +25,7 @@ use super::{Chess, Position};
 use retro_engine::game::{Index, Outcome, Value};
 use retro_engine::solve::one_byte::{Link, Passes, Start};
 use retro_engine::solve::SolveError;
+use retro_engine::table::Metric;
 
 /// A stored slot on the board: its squares, without a [`Position`] (built only where a
 /// move must be played out, [`ChessPasses::position`]).
@@ -70,10 +71,16 @@ pub struct ChessPasses<'a> {
     last_pawn: bool,
     /// Where captures and promotions are read (`None` without sub-tables).
     exits: Option<start::Exits>,
+    /// What the values count: with [`Metric::Dtz`] a capture zeroes, so it counts only by
+    /// its result under the 50-move rule ([`Value::restarted`]).
+    metric: Metric,
 }
 
 impl<'a> ChessPasses<'a> {
-    pub(super) fn new(chess: &'a Chess) -> Self {
+    /// The passes of `chess`'s table of `metric`, its sub-tables of that metric. Pawn
+    /// moves zero too, and lead to other tiers, which these passes do not know: a DTZ
+    /// table with pawns takes the restarting solver (these passes' un-moves aside).
+    pub(super) fn new(chess: &'a Chess, metric: Metric) -> Self {
         let pieces = &chess.layout.pieces;
         let mut stride = [0; 4];
         let mut twin = [false; 4];
@@ -99,6 +106,7 @@ impl<'a> ChessPasses<'a> {
             last_twin: twin_of_last.iter().any(|&t| t),
             last_pawn: pieces.last().is_some_and(|p| p.1 == Role::Pawn),
             exits: start::Exits::new(&chess.layout, &chess.subs),
+            metric,
         }
     }
 }
@@ -115,6 +123,15 @@ thread_local! {
 impl ChessPasses<'_> {
     fn layout(&self) -> &Layout {
         &self.chess.layout
+    }
+
+    /// The value, for the side then to move, of a move out of the table into `v`.
+    #[inline]
+    fn exit(&self, v: Value) -> Value {
+        match self.metric {
+            Metric::Dtm => v,
+            Metric::Dtz => v.restarted(crate::dtz::FIFTY_MOVES),
+        }
     }
 
     /// Slot `i`, which must hold a legal position.
@@ -276,7 +293,7 @@ impl ChessPasses<'_> {
             if m.converts() {
                 match self.chess.subs.value(&after) {
                     Value::Illegal => {}
-                    v => f(Outcome::Known(v)),
+                    v => f(Outcome::Known(self.exit(v))),
                 }
             } else if !after.in_check(us) {
                 f(self.chess.outcome(&m, &after, false));
@@ -513,8 +530,15 @@ impl Passes for ChessPasses<'_> {
         self.layout().group_len()
     }
 
+    fn metric(&self) -> Metric {
+        self.metric
+    }
+
     fn deepest_exit(&self) -> u16 {
-        if self.chess.subs.is_rules_only() {
+        if self.metric == Metric::Dtz {
+            // A zeroing move counts 1 or 101 plies.
+            crate::dtz::FIFTY_MOVES + 1
+        } else if self.chess.subs.is_rules_only() {
             retro_engine::game::MAX_LOSS_PLIES
         } else {
             self.chess.subs.deepest()

@@ -111,7 +111,8 @@ impl Exits {
 
 impl ChessPasses<'_> {
     /// The value, for `turn` to move, of the position after a capture or promotion:
-    /// kings on `wk`, `bk`, the table's pieces on `sq` (those gone ignored).
+    /// kings on `wk`, `bk`, the table's pieces on `sq` (those gone ignored); for distance
+    /// to zeroing, as a zeroing move counts it ([`ChessPasses::exit`]).
     fn probe(&self, d: &Dest, turn: Color, wk: Square, bk: Square, sq: &[Square; 4]) -> Value {
         let Some(route) = d.route else {
             return Value::Draw;
@@ -129,7 +130,7 @@ impl ChessPasses<'_> {
         } else {
             (turn, wk, bk)
         };
-        subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()]))
+        self.exit(subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()])))
     }
 
     /// [`Passes::group_start`](retro_engine::solve::one_byte::Passes::group_start).

@@ -1,0 +1,107 @@
+//! A value in one byte, as the solver keeps it: moves for distance to mate, plies for a
+//! metric whose wins and losses may have either parity (distance to zeroing).
+
+use crate::game::Value;
+use crate::table::Metric;
+
+/// How values are kept in a byte. Both share the bytes the solver gives a meaning of its
+/// own: 0 is a terminal loss (and an illegal slot, told apart by its settled bit), 1 the
+/// draw (and an unknown slot), 128 a win no slot holds until the solve gets deep
+/// ([`Packing::keep_depth`]; meanwhile the never-lost mark).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Packing {
+    /// [`Value::packed`]: wins of an odd number of plies, losses of an even number, up to
+    /// 255 and 254 plies (distance to mate).
+    Moves,
+    /// Any parity, up to 127 plies: 2 to 128 are wins in 1 to 127 plies, 129 to 255
+    /// losses in 1 to 127 (distance to zeroing, where a move into a zeroing move's
+    /// result counts 1 or 101 plies whoever makes it).
+    Plies,
+}
+
+/// The longest win or loss [`Packing::Plies`] holds.
+const PLIES_MAX: u16 = 127;
+
+impl Packing {
+    /// The packing of a table of `metric`.
+    pub(super) fn of(metric: Metric) -> Packing {
+        match metric {
+            Metric::Dtm => Packing::Moves,
+            Metric::Dtz => Packing::Plies,
+        }
+    }
+
+    /// True if `v` has a byte.
+    #[inline]
+    pub(super) fn fits(self, v: Value) -> bool {
+        match (self, v) {
+            (Packing::Moves, v) => v.fits(),
+            (Packing::Plies, Value::Win(p)) => (1..=PLIES_MAX).contains(&p),
+            (Packing::Plies, Value::Loss(p)) => p <= PLIES_MAX,
+            (Packing::Plies, _) => true,
+        }
+    }
+
+    /// The byte of `v`, which must fit ([`Packing::fits`]).
+    #[inline]
+    pub(super) fn pack(self, v: Value) -> u8 {
+        match (self, v) {
+            (Packing::Moves, v) => v.packed(),
+            (Packing::Plies, Value::Win(p)) => 1 + p as u8,
+            (Packing::Plies, Value::Loss(0)) => 0,
+            (Packing::Plies, Value::Loss(p)) => 128 + p as u8,
+            (Packing::Plies, Value::Draw) => 1,
+            (Packing::Plies, Value::Illegal) => 0,
+        }
+    }
+
+    /// The value of byte `b` in a legal slot.
+    #[inline]
+    pub(super) fn unpack(self, b: u8) -> Value {
+        match (self, b) {
+            (Packing::Moves, b) => Value::from_packed(b),
+            (Packing::Plies, 0) => Value::Loss(0),
+            (Packing::Plies, 1) => Value::Draw,
+            (Packing::Plies, 2..=128) => Value::Win(b as u16 - 1),
+            (Packing::Plies, _) => Value::Loss(b as u16 - 128),
+        }
+    }
+
+    /// The depth from which a win may need byte 128, the never-lost mark's while no slot
+    /// can hold its value: a win in 253 plies (moves), 127 (plies), comes from a loss one
+    /// ply shorter.
+    pub(super) fn keep_depth(self) -> u16 {
+        match self.unpack(super::KEEP) {
+            Value::Win(p) => p - 1,
+            v => unreachable!("byte 128 is a win, not {v:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_that_fits_has_a_byte_of_its_own() {
+        for packing in [Packing::Moves, Packing::Plies] {
+            let mut seen = std::collections::HashMap::new();
+            for p in 0..300 {
+                for v in [Value::Win(p), Value::Loss(p)] {
+                    if packing.fits(v) {
+                        let b = packing.pack(v);
+                        assert_eq!(packing.unpack(b), v, "{packing:?}");
+                        assert_eq!(seen.insert(b, v), None, "{packing:?} {v:?}");
+                    }
+                }
+            }
+            assert_eq!(packing.unpack(packing.pack(Value::Draw)), Value::Draw);
+            // Every byte but the draw's is a win or a loss.
+            assert_eq!(seen.len(), 255, "{packing:?}");
+        }
+        assert_eq!(Packing::Moves.keep_depth(), 252);
+        assert_eq!(Packing::Plies.keep_depth(), 126);
+        assert!(Packing::Plies.fits(Value::Win(2)) && Packing::Plies.fits(Value::Loss(1)));
+        assert!(!Packing::Plies.fits(Value::Win(128)) && !Packing::Moves.fits(Value::Win(2)));
+    }
+}
