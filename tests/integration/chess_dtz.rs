@@ -451,3 +451,35 @@ fn dtz_of_pieces_on_both_sides_is_the_restarting_solvers() {
         assert_eq!(first, None, "{m}: first differing byte");
     }
 }
+
+/// The DTZ passes' groups start, un-move and check as their slots do (KRvKP: by tiers, a
+/// pawn's move read from the finished table, its un-moves and moves staying in the tier).
+#[test]
+fn dtz_group_passes_move_as_their_slots() {
+    use retro::chess::dtz::ChessDtz;
+    use retro::chess::material::Material;
+    use retro::game::Game;
+    use retro::solve::one_byte::{check_group_passes, Own, Passes};
+    for m in ["KQvKR", "KRvKP"] {
+        let g = ChessDtz::open(&Material::parse(m).unwrap(), dir()).unwrap();
+        let t = retro::table::Table::open(&dir().join(format!("{m}.dtz.rtb"))).unwrap();
+        let own: Own = &|q| t.value(q);
+        let passes = g.passes();
+        assert_eq!(passes.tiers(), if m == "KRvKP" { 6 } else { 1 }, "{m}");
+        let len = passes.group() as u64;
+        let legal = |i| g.decode(i).is_some();
+        let mut checked = 0;
+        for first in (0..g.size() / len).step_by(53).map(|k| k * len) {
+            let mask = (0..len)
+                .filter(|&b| legal(first + b))
+                .fold(0, |m, b| m | 1 << b);
+            if mask != 0 {
+                let accept = |i: u64| i % 5 != 0;
+                check_group_passes(&passes, own, first, mask, legal, accept)
+                    .unwrap_or_else(|e| panic!("{m} groups: {e}"));
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{m}: {checked} groups");
+    }
+}

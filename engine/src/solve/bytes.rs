@@ -75,6 +75,13 @@ impl Bytes {
     /// `b`, as the bits of a mask (bit `k`: slot `first + k`).
     #[inline]
     pub fn holding(&self, first: usize, len: usize, b: u8) -> u64 {
+        self.holding_within(first, len, b, !0)
+    }
+
+    /// [`Bytes::holding`] among the slots of `within` (bit `k`: slot `first + k`): the
+    /// words with none of them are not read.
+    #[inline]
+    pub fn holding_within(&self, first: usize, len: usize, b: u8, within: u64) -> u64 {
         debug_assert!(len <= 64 && first + len <= self.len);
         let pattern = ONES * b as u64;
         let end = first + len;
@@ -83,11 +90,14 @@ impl Bytes {
         while i < end {
             let o = i % 8;
             let take = (8 - o).min(end - i);
-            let zero = (zero_bytes(self.words[i / 8].load(Relaxed) ^ pattern) >> o) as u64;
-            mask |= (zero & ((1 << take) - 1)) << (i - first);
+            let part = (1u64 << take) - 1;
+            if (within >> (i - first)) & part != 0 {
+                let zero = (zero_bytes(self.words[i / 8].load(Relaxed) ^ pattern) >> o) as u64;
+                mask |= (zero & part) << (i - first);
+            }
             i += take;
         }
-        mask
+        mask & within
     }
 }
 
@@ -122,6 +132,7 @@ mod tests {
             first in 0usize..200,
             len in 0usize..=64,
             b in 0u8..4,
+            within: u64,
         ) {
             let a = Bytes::filled(bytes.len(), 0).unwrap();
             for (i, &x) in bytes.iter().enumerate() {
@@ -131,6 +142,7 @@ mod tests {
             let len = len.min(bytes.len() - first);
             let want = (0..len).filter(|&k| bytes[first + k] == b).fold(0u64, |m, k| m | 1 << k);
             prop_assert_eq!(a.holding(first, len, b), want);
+            prop_assert_eq!(a.holding_within(first, len, b, within), want & within);
         }
     }
 

@@ -27,9 +27,10 @@ impl super::one_byte::Passes for Shallow<'_> {
     fn start(
         &self,
         i: Index,
+        own: super::one_byte::Own,
         links: &mut Vec<super::one_byte::Link>,
     ) -> Result<super::one_byte::Start, super::SolveError> {
-        self.0.start(i, links)
+        self.0.start(i, own, links)
     }
     fn legal(&self, i: Index) -> bool {
         self.0.legal(i)
@@ -40,8 +41,8 @@ impl super::one_byte::Passes for Shallow<'_> {
     fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool {
         self.0.targets(i, ok)
     }
-    fn slowest_exit(&self, i: Index) -> u16 {
-        self.0.slowest_exit(i)
+    fn slowest_exit(&self, i: Index, own: super::one_byte::Own) -> u16 {
+        self.0.slowest_exit(i, own)
     }
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
         self.0.first_move(i, wanted)

@@ -65,28 +65,15 @@ impl ChessDtz {
         self.chess.material()
     }
 
+    /// The one-byte solver's passes for this table: the DTM table's, a capture or pawn
+    /// move counting by its result under the 50-move rule (with pawns, tier by tier).
+    pub fn passes(&self) -> ChessPasses<'_> {
+        ChessPasses::new(&self.chess, Metric::Dtz)
+    }
+
     /// Where a move of `pos` leads, for distance to zeroing.
     fn outcome(&self, m: &Move, after: &Position, swapped: bool) -> Outcome {
-        let subs = &self.chess.subs;
-        if m.converts() {
-            return Outcome::Known(subs.value(after).restarted(FIFTY_MOVES));
-        }
-        if m.role != Role::Pawn {
-            return Outcome::Index(self.chess.encode_as(after, swapped));
-        }
-        // A pawn move: the opponent may take en passant, which zeroes too.
-        let extra = en_passant_after(after, m)
-            .iter()
-            .map(|x| subs.value(&make(after, x)).restarted(FIFTY_MOVES).back())
-            .reduce(Value::better);
-        match extra {
-            Some(e) if !has_move(after) => Outcome::Known(e.restarted(FIFTY_MOVES)),
-            _ => Outcome::Restart {
-                index: self.chess.encode_as(after, swapped),
-                limit: FIFTY_MOVES,
-                extra,
-            },
-        }
+        outcome(&self.chess, m, after, swapped)
     }
 
     /// The DTZ records: the bitboard solver's where it applies (its DTM values where mate
@@ -108,15 +95,12 @@ impl ChessDtz {
                 return Ok(Box::new(codes));
             }
         }
-        if !self.material().has_pawns() {
-            // No move of the table restarts: the one-byte solver on the DTM solver's
-            // passes, a capture counting by its result under the 50-move rule, unless
-            // a distance is beyond its 127 plies (a long cursed win).
-            let passes = ChessPasses::new(&self.chess, Metric::Dtz);
-            match retro_engine::solve::one_byte::solve(passes, opts) {
-                Err(SolveError::TooDeep(_)) => {}
-                solved => return Ok(Box::new(solved?)),
-            }
+        // The one-byte solver on the DTM solver's passes, a capture or pawn move counting
+        // by its result under the 50-move rule (with pawns, tier by tier), unless a
+        // distance is beyond its 127 plies (a long cursed win).
+        match retro_engine::solve::one_byte::solve(self.passes(), opts) {
+            Err(SolveError::TooDeep(_)) => {}
+            solved => return Ok(Box::new(solved?)),
         }
         // Without pawns, no move of the table restarts: one tier.
         let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
@@ -125,10 +109,37 @@ impl ChessDtz {
         // un-moves lead to lower tiers, which the solver leaves out.
         Ok(Box::new(retro_engine::solve::restart::solve_with(
             self,
-            &ChessPasses::new(&self.chess, Metric::Dtz),
+            &self.passes(),
             tier,
             opts,
         )?))
+    }
+}
+
+/// Where legal move `m` leads (to `after`, `swapped` if the position's colours are the
+/// reverse of the stored material's), for distance to zeroing: a capture or promotion to
+/// its sub-table's result, restarted; a pawn move to a restart into a higher tier, beside
+/// the opponent's en-passant captures; any other move to a slot of the table.
+pub(crate) fn outcome(chess: &Chess, m: &Move, after: &Position, swapped: bool) -> Outcome {
+    let subs = &chess.subs;
+    if m.converts() {
+        return Outcome::Known(subs.value(after).restarted(FIFTY_MOVES));
+    }
+    if m.role != Role::Pawn {
+        return Outcome::Index(chess.encode_as(after, swapped));
+    }
+    // A pawn move: the opponent may take en passant, which zeroes too.
+    let extra = en_passant_after(after, m)
+        .iter()
+        .map(|x| subs.value(&make(after, x)).restarted(FIFTY_MOVES).back())
+        .reduce(Value::better);
+    match extra {
+        Some(e) if !has_move(after) => Outcome::Known(e.restarted(FIFTY_MOVES)),
+        _ => Outcome::Restart {
+            index: chess.encode_as(after, swapped),
+            limit: FIFTY_MOVES,
+            extra,
+        },
     }
 }
 

@@ -365,8 +365,9 @@ fn pinned(pos: &Position, us: Color) -> u64 {
 
 /// True if the side to move has a legal move that is neither a capture nor a promotion,
 /// nor a double step that lets the opponent take en passant: a move that stays in the
-/// table as an ordinary move.
-pub fn has_quiet_move(pos: &Position) -> bool {
+/// table as an ordinary move. Without `pawns`, no pawn move either (distance to zeroing
+/// with tiers: it leaves the tier).
+pub fn has_quiet_move(pos: &Position, pawns: bool) -> bool {
     let us = pos.turn;
     let k = pos.king(us);
     let danger = danger(pos);
@@ -376,6 +377,7 @@ pub fn has_quiet_move(pos: &Position) -> bool {
     let safety = Safety::with_danger(pos, danger);
     !walk_pseudo(pos, true, &mut |m| {
         let inside = !m.converts()
+            && (pawns || m.role != Role::Pawn)
             && (!m.is_double_step() || en_passant_after(&make(pos, &m), &m).is_empty());
         !(inside && safety.allows(pos, &m))
     })

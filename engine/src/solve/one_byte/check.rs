@@ -1,14 +1,20 @@
 //! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot
 //! by slot and group by group.
 
-use super::{bits, Passes, Start};
+use super::{bits, Own, Passes, Start};
 use crate::game::{Index, Outcome, Value};
 
 /// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game
 /// on slot `i`: the same start, un-moves, moves (the check accepts exactly what the moves
-/// allow), slowest exit and first moves. Returns a description of the first difference. The
-/// engine's self-test for a game's fast passes, as `selftest` is for its moves.
-pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> Result<(), String> {
+/// allow), slowest exit and first moves, the slots of other tiers read by `own`. Returns a
+/// description of the first difference. The engine's self-test for a game's fast passes,
+/// as `selftest` is for its moves.
+pub fn check_passes<R: Passes, P: Passes>(
+    reference: &R,
+    fast: &P,
+    own: Own,
+    i: Index,
+) -> Result<(), String> {
     let legal = reference.legal(i);
     if fast.legal(i) != legal {
         return Err(format!(
@@ -19,7 +25,10 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
         return Ok(());
     }
     let (mut la, mut lb) = (Vec::new(), Vec::new());
-    let (sa, sb) = (reference.start(i, &mut la), fast.start(i, &mut lb));
+    let (sa, sb) = (
+        reference.start(i, own, &mut la),
+        fast.start(i, own, &mut lb),
+    );
     // A slot whose moves all leave the table may start open rather than final with the
     // same win through a move out, or with its draw kept: nothing inside the table then
     // changes it. A stalemate may start open: no move, so nobody's predecessor.
@@ -81,7 +90,7 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
             ));
         }
     }
-    let (ea, eb) = (reference.slowest_exit(i), fast.slowest_exit(i));
+    let (ea, eb) = (reference.slowest_exit(i, own), fast.slowest_exit(i, own));
     if ea != eb {
         return Err(format!(
             "slot {i}: slowest exit {ea} by the moves, {eb} by the passes"
@@ -107,10 +116,12 @@ pub fn check_passes<R: Passes, P: Passes>(reference: &R, fast: &P, i: Index) -> 
 /// Check a game's group passes ([`Passes::group_predecessors`], [`Passes::group_refuted`])
 /// against its slot passes on the slots `mask` of the group at `first`: the same
 /// predecessors among the legal slots (as `legal` says), and the same slots refuted
-/// whatever `ok` accepts (here: the legal targets `accept` holds, and every illegal slot).
-/// Returns a description of the first difference.
+/// whatever `ok` accepts (here: the legal targets `accept` holds, and every illegal slot),
+/// the slots of other tiers read by `own`; with tiers, un-moves and moves that stay in the
+/// slot's tier. Returns a description of the first difference.
 pub fn check_group_passes<P: Passes>(
     p: &P,
+    own: Own,
     first: Index,
     mask: u64,
     legal: impl Fn(Index) -> bool,
@@ -119,12 +130,19 @@ pub fn check_group_passes<P: Passes>(
     // Every slot of the group starts as it does alone.
     let mut group_links = Vec::new();
     let mut starts = Vec::new();
-    p.group_start(first, &mut group_links, |b, s| starts.push((b, s)))
-        .map_err(|e| format!("group {first}: {e}"))?;
+    let all = if p.group() == 64 {
+        !0
+    } else {
+        (1 << p.group()) - 1
+    };
+    p.group_start(first, all, own, &mut group_links, |b, s| {
+        starts.push((b, s))
+    })
+    .map_err(|e| format!("group {first}: {e}"))?;
     let mut slot_links = Vec::new();
     for (b, got) in starts {
         let want = p
-            .start(first + b, &mut slot_links)
+            .start(first + b, own, &mut slot_links)
             .map_err(|e| format!("slot {}: {e}", first + b))?;
         if got != want {
             return Err(format!(
@@ -138,13 +156,32 @@ pub fn check_group_passes<P: Passes>(
             "group {first}: links {group_links:?} in the group, {slot_links:?} slot by slot"
         ));
     }
+    // With tiers, un-moves and moves stay in the slot's tier.
+    let mut out_of_tier = None;
+    let mut tier_of = |i: Index, q: Index| {
+        if p.tiers() > 1 && legal(q) && p.tier(q) != p.tier(i) {
+            out_of_tier.get_or_insert((i, q));
+        }
+    };
     let mut want = Vec::new();
     for b in bits(mask) {
         p.predecessors(first + b, |q| {
+            tier_of(first + b, q);
             if legal(q) {
                 want.push(q)
             }
         });
+        p.targets(first + b, |q| {
+            tier_of(first + b, q);
+            true
+        });
+    }
+    if let Some((i, q)) = out_of_tier {
+        return Err(format!(
+            "slot {i} (tier {}) has un-moves or moves to slot {q} of tier {}",
+            p.tier(i),
+            p.tier(q)
+        ));
     }
     want.sort_unstable();
     want.dedup();

@@ -67,7 +67,7 @@ use solved::Illegal;
 use state::{Bits, State};
 
 pub use check::{check_group_passes, check_passes};
-pub use passes::{bits, start_from, GamePasses, Link, Passes, Start};
+pub use passes::{bits, start_from, GamePasses, Link, Own, Passes, Start};
 pub use solved::Solved;
 
 /// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
@@ -101,8 +101,6 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
     let chunk = (CHUNK / group).max(1) * group;
     let packing = Packing::of(passes.metric());
-    // The depth from which a win may need the [`KEEP`] byte.
-    let wide_depth = packing.keep_depth();
     let mut st = State {
         passes: &passes,
         packing,
@@ -110,13 +108,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             bytes: n as u64,
             source,
         })?,
-        keep: if passes.deepest_exit() < wide_depth {
+        keep: if passes.deepest_exit() < packing.keep_depth() {
             None
         } else {
             Some(Bits::new(n)?)
         },
         cand: Bits::new(n)?,
         fin: Bits::new(n)?,
+        tier: None,
         group,
         chunk,
         present: (0..n.div_ceil(chunk))
@@ -127,17 +126,124 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         by_to: Vec::new(),
         by_from: Vec::new(),
     };
+    let tiers = passes.tiers();
+    if tiers <= 1 {
+        solve_tier(&mut st, n, opts)?;
+    } else {
+        progress.phase("tiers", n as u64);
+        let tier_of = Bytes::filled(n, 0).map_err(|source| SolveError::Memory {
+            bytes: n as u64,
+            source,
+        })?;
+        (0..n.div_ceil(chunk)).into_par_iter().for_each(|c| {
+            let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
+            for i in lo..hi {
+                tier_of.set(i, passes.tier(i as Index));
+            }
+            progress.advance((hi - lo) as u64);
+        });
+        for t in (0..tiers).rev() {
+            // This tier's slots, as bits; the earlier tiers' values are final.
+            let cur = Bits::new(n)?;
+            let mut any = false;
+            for first in (0..n).step_by(64) {
+                let m = tier_of.holding(first, 64.min(n - first), t);
+                if m != 0 {
+                    cur.set_mask(first, m);
+                    any = true;
+                }
+            }
+            if !any {
+                continue;
+            }
+            st.tier = Some(cur);
+            for words in &st.present {
+                words.iter().for_each(|w| w.store(0, Relaxed));
+            }
+            st.ahead.store(0, Relaxed);
+            solve_tier(&mut st, n, opts)?;
+            if st.keep.is_none() {
+                // The never-lost marks become draws, which the lower tiers read.
+                let cur = st.tier.as_ref().expect("a tier");
+                (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
+                    let first = k * 64;
+                    let m = st.value.holding(first, 64.min(n - first), KEEP) & cur.mask(first);
+                    for b in bits(m) {
+                        st.value.set(first + b as usize, UNKNOWN);
+                    }
+                });
+            }
+        }
+        st.tier = None;
+    }
 
+    // Illegal slots hold the checkmates' byte, settled: once the solver's candidates are
+    // freed, they take the never-lost byte, free once those marks are draws again, or
+    // else the settled bits of the slots holding that byte become the illegal ones.
+    let wide = st.keep.is_some();
+    let State {
+        value,
+        keep,
+        cand,
+        fin,
+        ..
+    } = st;
+    drop((cand, keep));
+    progress.phase("illegal positions", n as u64);
+    (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
+        let first = k * 64;
+        let len = 64.min(n - first);
+        let illegal = value.holding(first, len, ILLEGAL) & fin.mask(first);
+        if wide {
+            fin.0[k].store(illegal, Relaxed);
+            return;
+        }
+        for b in bits(value.holding(first, len, KEEP)) {
+            value.set(first + b as usize, UNKNOWN);
+        }
+        for b in bits(illegal) {
+            value.set(first + b as usize, KEEP);
+        }
+    });
+    let illegal = if wide {
+        Illegal::Bits(fin)
+    } else {
+        Illegal::Byte
+    };
+    Ok(Solved {
+        passes,
+        value,
+        packing,
+        illegal,
+    })
+}
+
+/// Solve the slots of the current tier ([`State::tier`]; all slots without tiers): their
+/// start, then depth by depth until no value changes.
+fn solve_tier<P: Passes>(
+    st: &mut State<'_, P>,
+    n: usize,
+    opts: &SolveOptions,
+) -> Result<(), SolveError> {
+    let progress = opts.progress;
+    let (chunk, packing, group) = (st.chunk, st.packing, st.group);
     progress.phase("initial positions", n as u64);
     let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
             let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
             let mut links = Vec::new();
+            let own = &|q: Index| st.own(q);
             // The chunk is whole groups (its end aside, where `slots` may end a group).
             for first in (lo..hi).step_by(group) {
+                let len = group.min(n - first);
+                let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
+                let mask = st.in_tier(first as Index, all);
+                if mask == 0 {
+                    continue;
+                }
                 st.passes
-                    .group_start(first as Index, &mut links, |b, start| {
+                    .group_start(first as Index, mask, own, &mut links, |b, start| {
                         let i = first + b as usize;
                         match start {
                             Start::Illegal => {
@@ -163,6 +269,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             Ok(links)
         })
         .collect();
+    st.by_to.clear();
     for l in links {
         st.by_to.extend(l?);
     }
@@ -190,10 +297,10 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let mut deepest = 0u16;
     let mut d: u16 = 0;
     loop {
-        if d + 1 >= wide_depth && st.keep.is_none() {
+        if d + 1 >= packing.keep_depth() && st.keep.is_none() {
             st.widen()?;
         }
-        let st = &st;
+        let st = &*st;
         // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
         let won_new = packing.fits(Value::Loss(d))
@@ -292,44 +399,5 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         }
         d += 1;
     }
-
-    // Illegal slots hold the checkmates' byte, settled: once the solver's candidates are
-    // freed, they take the never-lost byte, free once those marks are draws again, or
-    // else the settled bits of the slots holding that byte become the illegal ones.
-    let wide = st.keep.is_some();
-    let State {
-        value,
-        keep,
-        cand,
-        fin,
-        ..
-    } = st;
-    drop((cand, keep));
-    progress.phase("illegal positions", n as u64);
-    (0..n.div_ceil(64)).into_par_iter().for_each(|k| {
-        let first = k * 64;
-        let len = 64.min(n - first);
-        let illegal = value.holding(first, len, ILLEGAL) & fin.mask(first);
-        if wide {
-            fin.0[k].store(illegal, Relaxed);
-            return;
-        }
-        for b in bits(value.holding(first, len, KEEP)) {
-            value.set(first + b as usize, UNKNOWN);
-        }
-        for b in bits(illegal) {
-            value.set(first + b as usize, KEEP);
-        }
-    });
-    let illegal = if wide {
-        Illegal::Bits(fin)
-    } else {
-        Illegal::Byte
-    };
-    Ok(Solved {
-        passes,
-        value,
-        packing,
-        illegal,
-    })
+    Ok(())
 }

@@ -31,12 +31,18 @@ pub struct Link {
     pub extra: Value,
 }
 
+/// The value of a slot of a tier solved before, final ([`Passes::tiers`]), for a move into
+/// it: [`Value::Illegal`] if the slot holds no position. Without tiers, no move leads out
+/// of the tier and nothing asks it.
+pub type Own<'a> = &'a dyn Fn(Index) -> Value;
+
 /// The passes a solve needs from a game, on slot numbers.
 pub trait Passes: Sync {
     /// Number of slots.
     fn slots(&self) -> u64;
-    /// How slot `i` starts; its [`Outcome::Augmented`] moves go to `links`.
-    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError>;
+    /// How slot `i` starts; its [`Outcome::Augmented`] moves go to `links`. A move into
+    /// another tier leaves the table: its value is read by `own`.
+    fn start(&self, i: Index, own: Own, links: &mut Vec<Link>) -> Result<Start, SolveError>;
     /// True if slot `i` holds a position (asked once per slot, after the solve).
     fn legal(&self, i: Index) -> bool;
     /// Every predecessor of legal slot `i` through a move inside the table that is not
@@ -52,9 +58,9 @@ pub trait Passes: Sync {
     /// legality.
     fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool;
     /// The slowest win for the opponent, in plies, among the moves of slot `i` that leave
-    /// the table (0 if none). Asked once per lost position, whose every such move is a win
-    /// for the opponent.
-    fn slowest_exit(&self, i: Index) -> u16;
+    /// the table or its tier (0 if none; those into another tier read by `own`). Asked
+    /// once per lost position, whose every such move is a win for the opponent.
+    fn slowest_exit(&self, i: Index, own: Own) -> u16;
     /// The code of the first move of legal slot `i`, in the game's move order, for which
     /// `wanted` holds ([`NO_MOVE`](crate::game::NO_MOVE) if none): the best move, once
     /// the values are known.
@@ -79,6 +85,23 @@ pub trait Passes: Sync {
         Metric::Dtm
     }
 
+    /// OPTIONAL. How many tiers the slots fall into (default 1). A game whose moves may
+    /// restart the count ([`Metric::Dtz`]: chess's pawn moves, which zero) is solved a
+    /// tier at a time, highest first: a move into another tier must lead to a higher one,
+    /// whose values are final by then, and counts as a move out of the table
+    /// ([`Passes::start`] and [`Passes::slowest_exit`] read its value). The predecessors
+    /// and the forward checks' targets must then stay in the slot's tier (chess: no pawn
+    /// moves; [`check_group_passes`](super::check_group_passes) checks it).
+    fn tiers(&self) -> u8 {
+        1
+    }
+
+    /// OPTIONAL. The tier of slot `i`, below [`Passes::tiers`] (default 0); any tier for
+    /// a slot that holds no position. Asked once per slot, when there are tiers.
+    fn tier(&self, _i: Index) -> u8 {
+        0
+    }
+
     /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the
     /// solver hands the passes below a group's first slot (a multiple of this) and a mask
     /// of its slots (bit `b`: slot `first + b`), so that work shared by a group's slots is
@@ -87,17 +110,19 @@ pub trait Passes: Sync {
         1
     }
 
-    /// OPTIONAL. How each slot `first + b` of the group at `first` starts
-    /// ([`Passes::start`]), given to `out(b, start)` for every `b` below [`Passes::group`];
-    /// their [`Outcome::Augmented`] moves go to `links`. Default: slot by slot.
+    /// OPTIONAL. How each slot `first + b` of `mask` in the group at `first` starts
+    /// ([`Passes::start`]), given to `out(b, start)` in order of `b`; their
+    /// [`Outcome::Augmented`] moves go to `links`. Default: slot by slot.
     fn group_start(
         &self,
         first: Index,
+        mask: u64,
+        own: Own,
         links: &mut Vec<Link>,
         mut out: impl FnMut(Index, Start),
     ) -> Result<(), SolveError> {
-        for b in 0..self.group() as Index {
-            out(b, self.start(first + b, links)?);
+        for b in bits(mask) {
+            out(b, self.start(first + b, own, links)?);
         }
         Ok(())
     }
@@ -208,7 +233,7 @@ impl<G: Game> Passes for GamePasses<'_, G> {
         self.0.size()
     }
 
-    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+    fn start(&self, i: Index, _own: Own, links: &mut Vec<Link>) -> Result<Start, SolveError> {
         let Some(pos) = self.0.decode(i) else {
             return Ok(Start::Illegal);
         };
@@ -247,7 +272,7 @@ impl<G: Game> Passes for GamePasses<'_, G> {
         self.0.first_successor(&pos, &wanted)
     }
 
-    fn slowest_exit(&self, i: Index) -> u16 {
+    fn slowest_exit(&self, i: Index, _own: Own) -> u16 {
         let pos = self.0.decode(i).expect("lost slots decode");
         let mut succ = Vec::new();
         self.0.successors(&pos, &mut succ);

@@ -52,6 +52,10 @@ impl Bits {
     }
     /// Clear the bits `m` of slots `first..first + 64`, returning which of them were set.
     pub(super) fn take_mask(&self, first: usize, m: u64) -> u64 {
+        if self.mask(first) & m == 0 {
+            // Most words have none: a read spares a write.
+            return 0;
+        }
         let (w, o) = (first / 64, first % 64);
         let mut got = (self.0[w].fetch_and(!(m << o), Relaxed) >> o) & m;
         if o != 0 && m >> (64 - o) != 0 {
@@ -76,6 +80,10 @@ pub(super) struct State<'a, P> {
     /// Most un-moves from a lost position reach such slots; this bit, eight times denser
     /// than the values, spares reading theirs.
     pub(super) fin: Bits,
+    /// With tiers ([`Passes::tiers`]): the slots of the tier being solved. The passes
+    /// run on these alone; the other slots are of higher tiers, final, or of lower ones,
+    /// not yet started.
+    pub(super) tier: Option<Bits>,
     /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
     pub(super) group: usize,
     pub(super) chunk: usize,
@@ -194,6 +202,24 @@ impl<P: Passes> State<'_, P> {
         &self.by_from[lo..hi]
     }
 
+    /// The bits of `m` whose slots (`first + b`) are of the tier being solved.
+    #[inline]
+    pub(super) fn in_tier(&self, first: Index, m: u64) -> u64 {
+        match &self.tier {
+            Some(t) if m != 0 => m & t.mask(first as usize),
+            _ => m,
+        }
+    }
+
+    /// The value of slot `q` of a tier solved before, final ([`Passes::tiers`]): for a
+    /// move into it. [`Value::Illegal`] if it holds no position.
+    pub(super) fn own(&self, q: Index) -> Value {
+        match self.get(q) {
+            ILLEGAL if self.fin.get(q as usize) => Value::Illegal,
+            b => self.packing.unpack(b),
+        }
+    }
+
     /// Mark `p` a candidate for a loss if it may still lose.
     pub(super) fn propose(&self, p: Index) {
         if self.get(p) == UNKNOWN && !self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
@@ -238,7 +264,8 @@ impl<P: Passes> State<'_, P> {
             };
             slowest = slowest.max(a);
         }
-        self.lose(p, slowest.max(self.passes.slowest_exit(p)) + 1, w)
+        let exit = self.passes.slowest_exit(p, &|q| self.own(q));
+        self.lose(p, slowest.max(exit) + 1, w)
     }
 
     /// Store candidate `p`, checked after the wins at `w` plies, lost in `d` plies: settled
@@ -269,7 +296,15 @@ impl<P: Passes> State<'_, P> {
                 }
                 let end = ((c + 1) * self.chunk).min(n);
                 for first in (c * self.chunk..end).step_by(g) {
-                    let mask = self.value.holding(first, g.min(end - first), b);
+                    let len = g.min(end - first);
+                    let mask = match &self.tier {
+                        // Only the words holding slots of the tier are read.
+                        Some(t) => match t.mask(first) {
+                            0 => 0,
+                            m => self.value.holding_within(first, len, b, m),
+                        },
+                        None => self.value.holding(first, len, b),
+                    };
                     if mask != 0 {
                         any |= f(first as Index, mask);
                     }
@@ -336,7 +371,8 @@ impl<P: Passes> State<'_, P> {
                 any |= self.check(p, w);
                 continue;
             }
-            any |= self.lose(p, w.max(self.passes.slowest_exit(p)) + 1, w);
+            let exit = self.passes.slowest_exit(p, &|q| self.own(q));
+            any |= self.lose(p, w.max(exit) + 1, w);
         }
         any
     }

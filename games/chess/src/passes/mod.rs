@@ -12,6 +12,7 @@
 mod best;
 mod group;
 mod start;
+mod zeroing;
 
 use std::cell::RefCell;
 
@@ -23,7 +24,7 @@ use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
 use super::{Chess, Position};
 use retro_engine::game::{Index, Outcome, Value};
-use retro_engine::solve::one_byte::{Link, Passes, Start};
+use retro_engine::solve::one_byte::{Link, Own, Passes, Start};
 use retro_engine::solve::SolveError;
 use retro_engine::table::Metric;
 
@@ -74,6 +75,8 @@ pub struct ChessPasses<'a> {
     /// What the values count: with [`Metric::Dtz`] a capture zeroes, so it counts only by
     /// its result under the 50-move rule ([`Value::restarted`]).
     metric: Metric,
+    /// Distance to zeroing with pawns: solved by tiers, a pawn move leaving its tier.
+    tiered: bool,
 }
 
 impl<'a> ChessPasses<'a> {
@@ -107,6 +110,7 @@ impl<'a> ChessPasses<'a> {
             last_pawn: pieces.last().is_some_and(|p| p.1 == Role::Pawn),
             exits: start::Exits::new(&chess.layout, &chess.subs),
             metric,
+            tiered: metric == Metric::Dtz && chess.layout.material.has_pawns(),
         }
     }
 }
@@ -295,7 +299,8 @@ impl ChessPasses<'_> {
                     Value::Illegal => {}
                     v => f(Outcome::Known(self.exit(v))),
                 }
-            } else if !after.in_check(us) {
+            } else if !self.tiered && !after.in_check(us) {
+                // A double step (tiered, a pawn move leaves the tier: [`Self::each_push`]).
                 f(self.chess.outcome(&m, &after, false));
             }
             true
@@ -348,7 +353,7 @@ impl Passes for ChessPasses<'_> {
     /// ever changes the value it starts with ([`check_passes`] accepts this).
     ///
     /// [`check_passes`]: retro_engine::solve::one_byte::check_passes
-    fn start(&self, i: Index, links: &mut Vec<Link>) -> Result<Start, SolveError> {
+    fn start(&self, i: Index, own: Own, links: &mut Vec<Link>) -> Result<Start, SolveError> {
         let Some(pos) = self.layout().decode(i) else {
             return Ok(Start::Illegal);
         };
@@ -358,7 +363,10 @@ impl Passes for ChessPasses<'_> {
         }
         let mut tally = start::ExitTally::default();
         self.each_exit(&pos, |to| tally.outcome(i, to, links));
-        Ok(tally.settle(&pos))
+        if self.tiered {
+            self.each_push(&pos, own, &mut |v| tally.value(v));
+        }
+        Ok(tally.settle(&pos, !self.tiered))
     }
 
     fn legal(&self, i: Index) -> bool {
@@ -368,7 +376,7 @@ impl Passes for ChessPasses<'_> {
     /// The un-moves of [`moves::each_unmove`] without its legality test: a position before
     /// that is not legal (the side to move in `i` in check there) is an illegal slot,
     /// which the solver ignores. Only the kings' distance is kept, since adjacent kings
-    /// have no slot.
+    /// have no slot. With tiers, no pawn's un-move: it comes from another tier.
     fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
         let s = self.slot(i);
         let mover = s.turn.other();
@@ -387,6 +395,10 @@ impl Passes for ChessPasses<'_> {
                     from &= from - 1;
                     f(self.reach(&s, mover, &step, fr));
                 }
+                continue;
+            }
+            if self.tiered {
+                // A pawn's un-move comes from a lower tier.
                 continue;
             }
             let white = mover == Color::White;
@@ -459,8 +471,9 @@ impl Passes for ChessPasses<'_> {
                 continue;
             }
             let one = if white { from + 8 } else { from - 8 };
-            // A push to the last rank promotes: it leaves the table.
-            if empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
+            // A push to the last rank promotes: it leaves the table. With tiers, every
+            // pawn move leaves the tier.
+            if self.tiered || empty & bb(one) == 0 || rank(one) == 7 || rank(one) == 0 {
                 continue;
             }
             if !ok(self.reach(&s, next, &step, one)) {
@@ -545,13 +558,23 @@ impl Passes for ChessPasses<'_> {
         }
     }
 
+    fn tiers(&self) -> u8 {
+        self.tier_count()
+    }
+
+    fn tier(&self, i: Index) -> u8 {
+        self.tier_of(i)
+    }
+
     fn group_start(
         &self,
         first: Index,
+        mask: u64,
+        own: Own,
         links: &mut Vec<Link>,
         out: impl FnMut(Index, Start),
     ) -> Result<(), SolveError> {
-        self.start_group(first, links, out)
+        self.start_group(first, mask, own, links, out)
     }
 
     fn group_predecessors(&self, first: Index, mask: u64, f: impl FnMut(Index, u64)) {
@@ -572,8 +595,8 @@ impl Passes for ChessPasses<'_> {
         self.best_moves_of_group(first, mask, value, out)
     }
 
-    fn slowest_exit(&self, i: Index) -> u16 {
-        if let Some(w) = self.slowest_exit_fast(i) {
+    fn slowest_exit(&self, i: Index, own: Own) -> u16 {
+        if let Some(w) = self.slowest_exit_fast(i, own) {
             return w;
         }
         let pos = self.position(&self.slot(i));

@@ -22,7 +22,7 @@ use crate::moves::{self, make, Move};
 use crate::subtables::{Route, SubTables};
 use crate::Position;
 use retro_engine::game::{Index, Outcome, Value};
-use retro_engine::solve::one_byte::{Link, Start};
+use retro_engine::solve::one_byte::{bits, Link, Own, Start};
 use retro_engine::solve::SolveError;
 
 /// No piece: the place of a captured piece in a sub-table's index.
@@ -137,17 +137,19 @@ impl ChessPasses<'_> {
     pub(super) fn start_group(
         &self,
         first: Index,
+        mask: u64,
+        own: Own,
         links: &mut Vec<Link>,
         mut out: impl FnMut(Index, Start),
     ) -> Result<(), SolveError> {
         let l = self.layout();
-        let glen = l.group_len() as Index;
         let Some(exits) = &self.exits else {
-            for b in 0..glen {
-                out(b, super::Passes::start(self, first + b, links)?);
+            for b in bits(mask) {
+                out(b, super::Passes::start(self, first + b, own, links)?);
             }
             return Ok(());
         };
+        let tiered = self.tiered;
         let g = self.group_at(first);
         let n = l.pieces.len();
         let us = g.turn;
@@ -162,7 +164,7 @@ impl ChessPasses<'_> {
         for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
             base.place(x, c, r);
         }
-        for b in 0..glen {
+        for b in bits(mask) {
             let s = self.last_square(b);
             if legal & bb(s) == 0 {
                 out(b, Start::Illegal);
@@ -180,11 +182,14 @@ impl ChessPasses<'_> {
             let double = self.exit_values(exits, us, g.wk, g.bk, &sq, occ, enemy, &mut |v| {
                 tally.value(v)
             });
-            // Double steps: few, played out as the slot passes do.
-            if double {
+            if tiered {
+                // Every pawn move leaves the tier, played out.
+                self.each_push(&pos, own, &mut |v| tally.value(v));
+            } else if double {
+                // Double steps: few, played out as the slot passes do.
                 self.each_double_step(&pos, |to| tally.outcome(i, to, links));
             }
-            out(b, tally.settle(&pos));
+            out(b, tally.settle(&pos, !tiered));
         }
         Ok(())
     }
@@ -313,7 +318,7 @@ impl ChessPasses<'_> {
     /// [`Passes::slowest_exit`](retro_engine::solve::one_byte::Passes::slowest_exit):
     /// the slowest win for the opponent among the moves of slot `i` out of the table,
     /// each read by its route; `None` without sub-tables.
-    pub(super) fn slowest_exit_fast(&self, i: Index) -> Option<u16> {
+    pub(super) fn slowest_exit_fast(&self, i: Index, own: Own) -> Option<u16> {
         let exits = self.exits.as_ref()?;
         let l = self.layout();
         let (us, wk, bk, sq) = l.squares_of(i).expect("a slot of the table");
@@ -331,7 +336,15 @@ impl ChessPasses<'_> {
                 slowest = slowest.max(w);
             }
         });
-        if double {
+        if self.tiered {
+            // Every pawn move leaves the tier.
+            let s = self.slot(i);
+            self.each_push(&self.position(&s), own, &mut |v| {
+                if let Value::Win(w) = v {
+                    slowest = slowest.max(w);
+                }
+            });
+        } else if double {
             // A double step into a position with no move, en passant aside: a known value.
             let s = self.slot(i);
             self.each_double_step(&self.position(&s), |to| {
@@ -466,7 +479,7 @@ impl ExitTally {
     /// open (with nothing inside, nothing changes that value); every one losing, or a
     /// check, asks whether a legal move stays inside (else a loss after the slowest move
     /// out, or checkmate). A stalemate starts open: it is nobody's predecessor.
-    pub(super) fn settle(&self, pos: &Position) -> Start {
+    pub(super) fn settle(&self, pos: &Position, pawns_inside: bool) -> Start {
         let (win, keep) = (self.win, self.keep);
         if win.is_some() || keep || self.inside {
             return Start::Open { win, keep };
@@ -474,7 +487,7 @@ impl ExitTally {
         if !self.any && !pos.in_check(pos.turn) {
             return Start::Open { win, keep };
         }
-        if moves::has_quiet_move(pos) {
+        if moves::has_quiet_move(pos, pawns_inside) {
             Start::Open { win, keep }
         } else if self.any {
             Start::Final(Value::Loss(self.slowest + 1))
