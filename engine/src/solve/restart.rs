@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::one_byte::{GamePasses, Passes};
 use super::SolveError;
 use crate::game::{Game, Index, Outcome, Records, Value};
 use crate::table::metric::{Metric, DTZ_MAX_PLIES};
@@ -132,9 +131,8 @@ impl Seeds {
     }
 }
 
-struct State<'a, G: Game, P: Passes> {
+struct State<'a, G: Game> {
     game: &'a G,
-    unmoves: &'a P,
     value: Vec<AtomicU16>,
     count: Vec<AtomicU8>,
     tier: Vec<u8>,
@@ -151,27 +149,12 @@ pub fn solve_values<G: Game>(
     tier: Option<Tier<'_, G::Position>>,
     opts: &crate::game::SolveOptions,
 ) -> Result<Restarted, SolveError> {
-    solve_with(game, &GamePasses(game), tier, opts)
-}
-
-/// [`solve_values`], the predecessors of a slot from `unmoves` ([`Passes::predecessors`];
-/// nothing else of it is asked), which a game can work out on slot numbers, sparing the
-/// solver decoding and encoding positions (chess: its one-byte passes). They must be the
-/// game's own [`Game::predecessors`], save that they may also name slots of other tiers
-/// (the solver keeps those of the position's own) and illegal slots (which it ignores).
-pub fn solve_with<G: Game, P: Passes>(
-    game: &G,
-    unmoves: &P,
-    tier: Option<Tier<'_, G::Position>>,
-    opts: &crate::game::SolveOptions,
-) -> Result<Restarted, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
     let Some(tier) = tier else {
         // Illegal slots are found by the tier's first pass (see `init_chunk`).
         let st = State {
             game,
-            unmoves,
             value: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
             count: (0..n).map(|_| AtomicU8::new(0)).collect(),
             tier: vec![0; n],
@@ -212,7 +195,6 @@ pub fn solve_with<G: Game, P: Passes>(
     }
     let st = State {
         game,
-        unmoves,
         value: tier_of
             .iter()
             .map(|&t| {
@@ -237,8 +219,8 @@ pub fn solve_with<G: Game, P: Passes>(
 }
 
 /// Solve every position of tier `t`; positions of higher tiers are final.
-fn solve_tier<G: Game, P: Passes>(
-    st: &State<G, P>,
+fn solve_tier<G: Game>(
+    st: &State<G>,
     t: u8,
     opts: &crate::game::SolveOptions,
 ) -> Result<(), SolveError> {
@@ -344,23 +326,16 @@ fn solve_tier<G: Game, P: Passes>(
 
 /// The predecessors of `q` in tier `t` (duplicates possible), into `preds` (cleared
 /// first: one list per worker, not an allocation per position).
-fn unmoves<G: Game, P: Passes>(st: &State<G, P>, t: u8, q: u64, preds: &mut Vec<u64>) {
+fn unmoves<G: Game>(st: &State<G>, t: u8, q: u64, preds: &mut Vec<u64>) {
+    let pos = st.game.decode(q).expect("queued positions decode");
     preds.clear();
-    st.unmoves.predecessors(q, |p| {
-        if st.tier.get(p as usize) == Some(&t) {
-            preds.push(p)
-        }
-    });
+    st.game.predecessors(&pos, preds);
+    preds.retain(|&p| st.tier.get(p as usize) == Some(&t));
 }
 
 /// The first pass over the tier-`t` slots of `lo..hi`: terminal values, move counters,
 /// and the seeds of moves out of the table.
-fn init_chunk<G: Game, P: Passes>(
-    st: &State<G, P>,
-    t: u8,
-    lo: usize,
-    hi: usize,
-) -> Result<Seeds, SolveError> {
+fn init_chunk<G: Game>(st: &State<G>, t: u8, lo: usize, hi: usize) -> Result<Seeds, SolveError> {
     let mut seeds = Seeds::default();
     let mut succ = Vec::new();
     for i in (lo..hi).filter(|&i| st.tier[i] == t) {

@@ -175,3 +175,123 @@ fn a_restart_into_an_unsolved_tier_is_refused() {
     .expect("refused");
     assert!(err.to_string().contains("not in a higher tier"), "{err}");
 }
+
+/// The one-byte solver's passes for a graph whose moves may restart, values in plies
+/// ([`Metric::Dtz`]), node i in tier `i % tiers`: the solver the chess DTZ tables take.
+struct Plies<'g> {
+    g: &'g Graph,
+    tiers: u8,
+}
+
+impl super::one_byte::Passes for Plies<'_> {
+    fn slots(&self) -> u64 {
+        self.g.succ.len() as u64
+    }
+    fn metric(&self) -> Metric {
+        Metric::Dtz
+    }
+    fn tiers(&self) -> u8 {
+        self.tiers
+    }
+    fn tier(&self, i: Index) -> u8 {
+        (i % self.tiers as Index) as u8
+    }
+    fn start(
+        &self,
+        i: Index,
+        own: super::one_byte::Own,
+        links: &mut Vec<super::one_byte::Link>,
+    ) -> Result<super::one_byte::Start, super::SolveError> {
+        let i_ = i as usize;
+        if self.g.hole[i_] {
+            return Ok(super::one_byte::Start::Illegal);
+        }
+        if let Some(v) = self.g.terminal[i_] {
+            return Ok(super::one_byte::Start::Final(v));
+        }
+        let succ = &self.g.succ[i_];
+        let inside = succ.iter().any(|o| matches!(o, Outcome::Index(_)));
+        // A restart leaves the tier: its value is known, read from the tier above.
+        let exits: Vec<Outcome> = succ
+            .iter()
+            .filter(|o| !matches!(o, Outcome::Index(_)))
+            .map(|o| Outcome::Known(o.value(own)))
+            .collect();
+        super::one_byte::start_from(i, inside, &exits, links)
+    }
+    fn legal(&self, i: Index) -> bool {
+        !self.g.hole[i as usize]
+    }
+    fn predecessors(&self, i: Index, mut f: impl FnMut(Index)) {
+        let mut out = Vec::new();
+        self.g.predecessors(&(i as usize), &mut out);
+        out.into_iter().for_each(&mut f);
+    }
+    fn targets(&self, i: Index, mut ok: impl FnMut(Index) -> bool) -> bool {
+        self.g.succ[i as usize].iter().all(|o| match *o {
+            Outcome::Index(q) => ok(q),
+            _ => true,
+        })
+    }
+    fn slowest_exit(&self, i: Index, own: super::one_byte::Own) -> u16 {
+        self.g.succ[i as usize]
+            .iter()
+            .filter(|o| !matches!(o, Outcome::Index(_)))
+            .filter_map(|o| match o.value(own) {
+                Value::Win(w) => Some(w),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+    fn first_move(&self, _: Index, _: impl Fn(Outcome) -> bool) -> u8 {
+        unreachable!("distance to zeroing stores no move")
+    }
+}
+
+fn records(r: &dyn Records) -> Vec<u8> {
+    let mut out = vec![0u8; 2 * r.slots() as usize];
+    r.fill(0, &mut out);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn one_byte_solver_by_tiers_writes_the_restarting_solvers_records(g in graphs()) {
+        let opts = SolveOptions { progress: &Silent };
+        let game = Tiered(g);
+        let tier_of = |p: &usize| tier(*p);
+        let want = super::restart::solve_values(&game, Some(&tier_of), &opts).unwrap();
+        let got = super::one_byte::solve(Plies { g: &game.0, tiers: 3 }, &opts).unwrap();
+        prop_assert_eq!(records(&got), records(&want));
+    }
+}
+
+#[test]
+fn values_beyond_a_byte_are_kept_apart() {
+    // A line of 400 positions, each with one move to the next, the first checkmated: its
+    // values, of both parities past 126 plies, are the restarting solver's, and a move out
+    // of the table to a loss in 300 plies beside the line's end is won in 301.
+    let mut g = super::tests::chain(400);
+    g.succ
+        .push(vec![Outcome::Index(399), Outcome::Known(Value::Loss(300))]);
+    g.terminal.push(None);
+    g.hole.push(false);
+    let opts = SolveOptions { progress: &Silent };
+    let game = Tiered(g);
+    let want = super::restart::solve_values(&game, None, &opts).unwrap();
+    let got = super::one_byte::solve(
+        Plies {
+            g: &game.0,
+            tiers: 1,
+        },
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(got.value(399), Value::Win(399));
+    assert_eq!(got.value(398), Value::Loss(398));
+    assert_eq!(got.value(400), Value::Win(301));
+    assert_eq!(records(&got), records(&want));
+}

@@ -2,8 +2,11 @@
 //! to move, the plies to the next capture or pawn move (or mate) on the way to the result,
 //! the winner hurrying and the loser delaying, with the halfmove clock at zero.
 //!
-//! A material's DTZ table (`KQvKR.dtz`) has the DTM table's index and the same rules,
-//! solved by the restarting solver ([`retro_engine::solve::restart`]):
+//! A material's DTZ table (`KQvKR.dtz`) has the DTM table's index and the same rules. Its
+//! values are those of the restarting solver ([`retro_engine::solve::restart`], which
+//! the tests compare in full), made by the one-byte solver on the DTM table's passes
+//! ([`ChessDtz::passes`]), with pawns a tier at a time (the pawns' advance,
+//! [`pawn_advance`]):
 //! - a capture or promotion leads to a sub-material's DTZ table; a pawn move to a position
 //!   of the same table with more pawn advance (a higher tier). Both restart the count, so
 //!   what they lead to counts only by its result under the 50-move rule: a win or loss
@@ -18,7 +21,7 @@
 //!
 //! Pieces against a bare king take the bitboard solver instead ([`super::bareking`]): its
 //! DTM values where DTZ is DTM ([`mate_is_the_only_zeroing_win`]), otherwise its DTZ count
-//! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes.
+//! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes too.
 
 use std::path::Path;
 
@@ -96,21 +99,9 @@ impl ChessDtz {
             }
         }
         // The one-byte solver on the DTM solver's passes, a capture or pawn move counting
-        // by its result under the 50-move rule (with pawns, tier by tier), unless a
-        // distance is beyond its 127 plies (a long cursed win).
-        match retro_engine::solve::one_byte::solve(self.passes(), opts) {
-            Err(SolveError::TooDeep(_)) => {}
-            solved => return Ok(Box::new(solved?)),
-        }
-        // Without pawns, no move of the table restarts: one tier.
-        let tier: Option<retro_engine::solve::restart::Tier<'_, Position>> =
-            self.material().has_pawns().then_some(&pawn_advance);
-        // The un-moves on slot numbers, as the DTM solver's passes make them: its pawn
-        // un-moves lead to lower tiers, which the solver leaves out.
-        Ok(Box::new(retro_engine::solve::restart::solve_with(
-            self,
-            &self.passes(),
-            tier,
+        // by its result under the 50-move rule (with pawns, tier by tier).
+        Ok(Box::new(retro_engine::solve::one_byte::solve(
+            self.passes(),
             opts,
         )?))
     }

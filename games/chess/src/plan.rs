@@ -86,12 +86,11 @@ pub fn present_metric(
 /// pages the kernel may drop (the sub-tables, and the written table's while its checksums
 /// are read).
 const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.35;
-/// DTZ, the restarting solver ([`retro_engine::solve::restart`]): a value byte and a move
-/// counter byte, then the value byte and the 2-byte record, plus the settled bits and the
-/// queues at their largest, as the two-queue solver's: pawnless KQvKR 4.8, KQRvKR 4.8;
-/// with pawns (more seeds from promotions, the en-passant links): KRPvKR 4.8, KRvKP 6.1,
-/// KPvKP 8.6. Rounded up, so the estimate errs on the side of refusing.
-const BYTES_PER_SLOT: [f64; 2] = [5.0, 9.0];
+/// DTZ, the one-byte solver too, its records written without best moves: the same arrays
+/// as DTM without pawns; with pawns, solved by tiers, a tier byte a slot besides and the
+/// current tier's bits (1.125 bytes more). The values beyond a byte (distances past 126
+/// plies) are kept apart, and few: 2,841 slots of KBBvKN's 242 M.
+const DTZ_BYTES_PER_SLOT: [f64; 2] = [ONE_BYTE_BYTES_PER_SLOT, ONE_BYTE_BYTES_PER_SLOT + 1.125];
 /// The bare-king solver ([`super::bareking`]) keeps records for every placement of its
 /// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
 /// 10.3 bytes a stored slot (tables of at most 4 pieces: 200 MB at most).
@@ -125,7 +124,7 @@ pub fn estimate(m: &Material, metric: retro_engine::table::Metric) -> Estimate {
     } else if metric == retro_engine::table::Metric::Dtm {
         ONE_BYTE_BYTES_PER_SLOT
     } else {
-        BYTES_PER_SLOT[m.has_pawns() as usize]
+        DTZ_BYTES_PER_SLOT[m.has_pawns() as usize]
     };
     Estimate {
         positions,
@@ -325,10 +324,19 @@ mod tests {
             big > measured && big < 1.1 * measured,
             "{big} vs {measured}"
         );
-        // DTZ, the restarting solver: KQRvKR's DTM table peaked at 1,158,128 KiB with the
-        // two-queue solver, which uses memory as it does.
-        let dtz = estimate(&kqrvkr, retro_engine::table::Metric::Dtz).memory_bytes as f64;
-        assert!(dtz > 1_158_128.0 * 1024.0, "{dtz}");
+        // DTZ: the same solver, the same arrays without pawns; with pawns, a tier byte a
+        // slot more.
+        let dtz = |m: &str| {
+            let m = Material::parse(m).unwrap();
+            let e = |metric| estimate(&m, metric).memory_bytes;
+            (e(dtm), e(retro_engine::table::Metric::Dtz))
+        };
+        let (a, b) = dtz("KQRvKR");
+        assert_eq!(a, b);
+        let (a, b) = dtz("KRPvKR");
+        let slots = 2 * Layout::new(&Material::parse("KRPvKR").unwrap()).section;
+        let more = (b - a) as f64 / slots as f64;
+        assert!((1.124..1.126).contains(&more), "{a} {b}");
         // The header fits its first page up to 190 values a side, and takes one more
         // page with all 257.
         let m = Material::parse("KQRvKR").unwrap();

@@ -50,6 +50,7 @@
 //! moves and un-moves.
 
 mod check;
+mod deep;
 mod packing;
 mod passes;
 mod solved;
@@ -104,6 +105,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let mut st = State {
         passes: &passes,
         packing,
+        deep: deep::Deep::new(),
         value: Bytes::filled(n, UNKNOWN).map_err(|source| SolveError::Memory {
             bytes: n as u64,
             source,
@@ -183,6 +185,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let wide = st.keep.is_some();
     let State {
         value,
+        deep,
         keep,
         cand,
         fin,
@@ -213,6 +216,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     Ok(Solved {
         passes,
         value,
+        deep,
         packing,
         illegal,
     })
@@ -303,43 +307,42 @@ fn solve_tier<P: Passes>(
         let st = &*st;
         // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
-        let won_new = packing.fits(Value::Loss(d))
-            && st.each_holding(packing.pack(Value::Loss(d)), |first, mut mask| {
-                if d == 0 {
-                    // Not checkmates: illegal slots.
-                    mask &= !st.fin.mask(first as usize);
-                }
-                let mut any = false;
-                if mask != 0 {
-                    st.passes.group_predecessors(first, mask, |q, m| {
-                        let mut won = 0;
-                        for b in bits(m & !st.fin.mask(q as usize)) {
-                            if st.try_win(q + b, d + 1, false) {
-                                won |= 1 << b;
-                            }
-                        }
-                        // Nothing is won sooner than d + 1 from now on.
-                        if won != 0 {
-                            any = true;
-                            st.fin.set_mask(q as usize, won);
-                        }
-                    });
-                }
-                for q in bits(mask).map(|b| first + b) {
-                    for l in st.links_to(q) {
-                        // Won once the extra moves lose too, at the later depth.
-                        if let Value::Loss(e) = l.extra {
-                            let w = d.max(e) + 1;
-                            any |= st.try_win(l.from, w, w > d + 1);
+        let won_new = st.each_at(Value::Loss(d), |first, mut mask| {
+            if d == 0 {
+                // Not checkmates: illegal slots.
+                mask &= !st.fin.mask(first as usize);
+            }
+            let mut any = false;
+            if mask != 0 {
+                st.passes.group_predecessors(first, mask, |q, m| {
+                    let mut won = 0;
+                    for b in bits(m & !st.fin.mask(q as usize)) {
+                        if st.try_win(q + b, d + 1, false) {
+                            won |= 1 << b;
                         }
                     }
+                    // Nothing is won sooner than d + 1 from now on.
+                    if won != 0 {
+                        any = true;
+                        st.fin.set_mask(q as usize, won);
+                    }
+                });
+            }
+            for q in bits(mask).map(|b| first + b) {
+                for l in st.links_to(q) {
+                    // Won once the extra moves lose too, at the later depth.
+                    if let Value::Loss(e) = l.extra {
+                        let w = d.max(e) + 1;
+                        any |= st.try_win(l.from, w, w > d + 1);
+                    }
                 }
-                any
-            });
+            }
+            any
+        });
         // Won at d + 1 → candidates → lost.
         let w = d + 1;
-        if packing.fits(Value::Win(w)) {
-            st.each_holding(packing.pack(Value::Win(w)), |first, mask| {
+        {
+            st.each_at(Value::Win(w), |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
                 st.passes

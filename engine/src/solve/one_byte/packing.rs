@@ -1,26 +1,30 @@
 //! A value in one byte, as the solver keeps it: moves for distance to mate, plies for a
 //! metric whose wins and losses may have either parity (distance to zeroing).
 
-use crate::game::Value;
+use crate::game::{Value, MAX_WIN_PLIES};
 use crate::table::Metric;
 
 /// How values are kept in a byte. Both share the bytes the solver gives a meaning of its
 /// own: 0 is a terminal loss (and an illegal slot, told apart by its settled bit), 1 the
-/// draw (and an unknown slot), 128 a win no slot holds until the solve gets deep
-/// ([`Packing::keep_depth`]; meanwhile the never-lost mark).
+/// draw (and an unknown slot), 128 the never-lost mark (with moves, a win no slot holds
+/// until the solve gets deep: [`Packing::keep_depth`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Packing {
     /// [`Value::packed`]: wins of an odd number of plies, losses of an even number, up to
     /// 255 and 254 plies (distance to mate).
     Moves,
-    /// Any parity, up to 127 plies: 2 to 128 are wins in 1 to 127 plies, 129 to 255
-    /// losses in 1 to 127 (distance to zeroing, where a move into a zeroing move's
-    /// result counts 1 or 101 plies whoever makes it).
+    /// Any parity: 2 to 127 are wins in 1 to 126 plies, 129 to 254 losses in 1 to 126
+    /// (distance to zeroing, where a move into a zeroing move's result counts 1 or 101
+    /// plies whoever makes it). A longer one, which only long cursed wins and blessed
+    /// losses reach, is kept apart ([`super::deep`]), its slot holding [`DEEP`].
     Plies,
 }
 
-/// The longest win or loss [`Packing::Plies`] holds.
-const PLIES_MAX: u16 = 127;
+/// The longest win or loss [`Packing::Plies`] holds in its byte.
+const PLIES_MAX: u16 = 126;
+
+/// With [`Packing::Plies`], the byte of a slot whose value is kept apart.
+pub(super) const DEEP: u8 = 255;
 
 impl Packing {
     /// The packing of a table of `metric`.
@@ -62,18 +66,19 @@ impl Packing {
             (Packing::Moves, b) => Value::from_packed(b),
             (Packing::Plies, 0) => Value::Loss(0),
             (Packing::Plies, 1) => Value::Draw,
-            (Packing::Plies, 2..=128) => Value::Win(b as u16 - 1),
-            (Packing::Plies, _) => Value::Loss(b as u16 - 128),
+            (Packing::Plies, 2..=127) => Value::Win(b as u16 - 1),
+            (Packing::Plies, 129..=254) => Value::Loss(b as u16 - 128),
+            (Packing::Plies, b) => unreachable!("byte {b} holds no value of its own"),
         }
     }
 
     /// The depth from which a win may need byte 128, the never-lost mark's while no slot
-    /// can hold its value: a win in 253 plies (moves), 127 (plies), comes from a loss one
-    /// ply shorter.
+    /// can hold its value: a win in 253 plies, with moves, comes from a loss in 252.
+    /// With plies, no value has that byte.
     pub(super) fn keep_depth(self) -> u16 {
-        match self.unpack(super::KEEP) {
-            Value::Win(p) => p - 1,
-            v => unreachable!("byte 128 is a win, not {v:?}"),
+        match self {
+            Packing::Moves => MAX_WIN_PLIES - 1,
+            Packing::Plies => u16::MAX,
         }
     }
 }
@@ -96,12 +101,16 @@ mod tests {
                 }
             }
             assert_eq!(packing.unpack(packing.pack(Value::Draw)), Value::Draw);
-            // Every byte but the draw's is a win or a loss.
-            assert_eq!(seen.len(), 255, "{packing:?}");
+            // Every byte but the draw's is a win or a loss; with plies, but the
+            // never-lost mark's and the deep one's too.
+            let values = if packing == Packing::Moves { 255 } else { 253 };
+            assert_eq!(seen.len(), values, "{packing:?}");
+            assert!(!seen.contains_key(&DEEP) || packing == Packing::Moves);
+            assert!(!seen.contains_key(&super::super::KEEP) || packing == Packing::Moves);
         }
         assert_eq!(Packing::Moves.keep_depth(), 252);
-        assert_eq!(Packing::Plies.keep_depth(), 126);
+        assert_eq!(Packing::Moves.unpack(super::super::KEEP), Value::Win(253));
         assert!(Packing::Plies.fits(Value::Win(2)) && Packing::Plies.fits(Value::Loss(1)));
-        assert!(!Packing::Plies.fits(Value::Win(128)) && !Packing::Moves.fits(Value::Win(2)));
+        assert!(!Packing::Plies.fits(Value::Win(127)) && !Packing::Moves.fits(Value::Win(2)));
     }
 }

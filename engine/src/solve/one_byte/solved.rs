@@ -1,7 +1,8 @@
 //! A solved table, whose records are made as they are read.
 
 use super::super::bytes::Bytes;
-use super::packing::Packing;
+use super::deep::Deep;
+use super::packing::{Packing, DEEP};
 use super::state::Bits;
 use super::{Passes, ILLEGAL, KEEP};
 use crate::game::{Index, Records, Value, NO_MOVE};
@@ -13,6 +14,8 @@ use crate::table::Metric;
 pub struct Solved<P> {
     pub(super) passes: P,
     pub(super) value: Bytes,
+    /// The values beyond a byte ([`Packing::Plies`]).
+    pub(super) deep: Deep,
     pub(super) packing: Packing,
     pub(super) illegal: Illegal,
 }
@@ -32,6 +35,7 @@ impl<P> Solved<P> {
         match (self.value.get(i), &self.illegal) {
             (KEEP, Illegal::Byte) => Value::Illegal,
             (ILLEGAL, Illegal::Bits(b)) if b.get(i) => Value::Illegal,
+            (DEEP, _) if self.packing == Packing::Plies => self.deep.get(i as Index),
             (b, _) => self.packing.unpack(b),
         }
     }

@@ -7,9 +7,11 @@ use super::super::bytes::Bytes;
 use super::super::huge::HugeArray;
 use rayon::prelude::*;
 
-use super::packing::Packing;
+use super::deep::Deep;
+use super::packing::{Packing, DEEP};
 use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
+use crate::table::metric::DTZ_MAX_PLIES;
 
 /// One bit a slot, set and cleared by many threads.
 pub(super) struct Bits(pub(super) HugeArray<AtomicU64>);
@@ -70,6 +72,8 @@ pub(super) struct State<'a, P> {
     pub(super) value: Bytes,
     /// How the bytes hold values ([`Passes::metric`]).
     pub(super) packing: Packing,
+    /// The values beyond a byte ([`Packing::Plies`] only).
+    pub(super) deep: Deep,
     /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
     /// [`KEEP`] instead.
     pub(super) keep: Option<Bits>,
@@ -108,6 +112,30 @@ impl<P: Passes> State<'_, P> {
         self.value.get(i as usize)
     }
 
+    /// The value that byte `b` of slot `i` stands for (not the never-lost mark, which
+    /// holds none with plies).
+    #[inline]
+    pub(super) fn read(&self, b: u8, i: Index) -> Value {
+        if b == DEEP && self.packing == Packing::Plies {
+            self.deep.get(i)
+        } else {
+            self.packing.unpack(b)
+        }
+    }
+
+    /// The plies of slot `q`'s win if it is won for its side to move in at most `w`.
+    #[inline]
+    pub(super) fn won_within(&self, q: Index, w: u16) -> Option<u16> {
+        match self.get(q) {
+            // The never-lost mark: no win yet.
+            KEEP if self.keep.is_none() => None,
+            b => match self.read(b, q) {
+                Value::Win(x) if x <= w => Some(x),
+                _ => None,
+            },
+        }
+    }
+
     /// Store `v` in slot `i` if it still holds `old`; a value beyond the records' range is
     /// noted, not stored.
     pub(super) fn store(&self, i: Index, old: u8, v: Value) -> bool {
@@ -115,6 +143,9 @@ impl<P: Passes> State<'_, P> {
             let (Value::Win(d) | Value::Loss(d)) = v else {
                 unreachable!("only wins and losses are stored")
             };
+            if self.packing == Packing::Plies && d <= DTZ_MAX_PLIES {
+                return self.deep.store(&self.value, i, old, v);
+            }
             self.too_deep.fetch_min(d, Relaxed);
             return false;
         }
@@ -135,15 +166,17 @@ impl<P: Passes> State<'_, P> {
     /// tentative wins take it. Returns true if it changed; `ahead` says that `w` is
     /// beyond the depth being solved.
     pub(super) fn try_win(&self, i: Index, w: u16, ahead: bool) -> bool {
+        let mark = |old: u8| old == UNKNOWN || (old == KEEP && self.keep.is_none());
         if !self.packing.fits(Value::Win(w)) {
-            // Too deep for a record, and an error only if the slot would take it: one
-            // won sooner keeps its value (no slower tentative win can be this deep).
-            return self.get(i) == UNKNOWN && self.store(i, UNKNOWN, Value::Win(w));
+            // Beyond a byte (kept apart, or too deep for a record: an error only if the
+            // slot would take it): one won sooner keeps its value (no slower tentative
+            // win can be this deep).
+            let old = self.get(i);
+            return mark(old) && self.store(i, old, Value::Win(w));
         }
         loop {
             let old = self.get(i);
-            let better =
-                old == UNKNOWN || matches!(self.packing.unpack(old), Value::Win(x) if x > w);
+            let better = mark(old) || matches!(self.read(old, i), Value::Win(x) if x > w);
             if !better {
                 return false;
             }
@@ -216,7 +249,7 @@ impl<P: Passes> State<'_, P> {
     pub(super) fn own(&self, q: Index) -> Value {
         match self.get(q) {
             ILLEGAL if self.fin.get(q as usize) => Value::Illegal,
-            b => self.packing.unpack(b),
+            b => self.read(b, q),
         }
     }
 
@@ -234,22 +267,19 @@ impl<P: Passes> State<'_, P> {
         let mut slowest = 0u16;
         let all = self.passes.targets(p, |q| match self.get(q) {
             ILLEGAL => true,
-            b => match self.packing.unpack(b) {
-                Value::Win(a) if a <= w => {
+            _ => match self.won_within(q, w) {
+                Some(a) => {
                     slowest = slowest.max(a);
                     true
                 }
-                _ => false,
+                None => false,
             },
         });
         if !all {
             return false;
         }
         for l in self.links_from(p) {
-            let own = match self.packing.unpack(self.get(l.to)) {
-                Value::Win(a) if a <= w => Some(a),
-                _ => None,
-            };
+            let own = self.won_within(l.to, w);
             let extra = match l.extra {
                 Value::Win(e) if e <= w => Some(e),
                 _ => None,
@@ -279,6 +309,34 @@ impl<P: Passes> State<'_, P> {
             self.note_ahead(d);
         }
         stored
+    }
+
+    /// Run `f(first, mask)` on every group with slots holding `v` (the mask says which):
+    /// [`State::each_holding`] its byte, or the slots kept apart ([`Deep`]), whose groups
+    /// are few; true if `f` returned true for any.
+    pub(super) fn each_at(&self, v: Value, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
+        if self.packing.fits(v) {
+            return self.each_holding(self.packing.pack(v), f);
+        }
+        if self.packing != Packing::Plies {
+            return false;
+        }
+        let g = self.group as Index;
+        let mut any = false;
+        let mut slots = self.deep.holding(v).into_iter().peekable();
+        while let Some(i) = slots.next() {
+            let first = i / g * g;
+            let mut mask = 1u64 << (i - first);
+            while let Some(&j) = slots.peek().filter(|&&j| j < first + g) {
+                mask |= 1 << (j - first);
+                slots.next();
+            }
+            let mask = self.in_tier(first, mask);
+            if mask != 0 {
+                any |= f(first, mask);
+            }
+        }
+        any
     }
 
     /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
@@ -344,7 +402,7 @@ impl<P: Passes> State<'_, P> {
         for b in bits(m) {
             let ok = match self.get(first + b) {
                 ILLEGAL => true,
-                v => matches!(self.packing.unpack(v), Value::Win(x) if x <= w),
+                _ => self.won_within(first + b, w).is_some(),
             };
             a |= (ok as u64) << b;
         }
