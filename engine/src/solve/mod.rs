@@ -1,7 +1,7 @@
 //! Solvers: the generic two-queue retrograde solver (any game, the reference), the
-//! one-byte solver (values and two bits a slot, over a game's [`one_byte::Passes`]), the
-//! restarting solver (distance to zeroing) and helpers shared by the games' own faster
-//! solvers.
+//! one-byte solver (values and two bits a slot, over a game's [`one_byte::Passes`], also
+//! for distance to zeroing, by tiers), the restarting solver (distance to zeroing on
+//! positions, its reference) and helpers shared by the games' own faster solvers.
 
 mod ascending;
 mod bytes;

@@ -80,7 +80,7 @@ impl ChessDtz {
     }
 
     /// The DTZ records: the bitboard solver's where it applies (its DTM values where mate
-    /// is the only winning zeroing move), else the restarting solver's, tier by tier.
+    /// is the only winning zeroing move), else the one-byte solver's, tier by tier.
     fn records(&self, opts: &SolveOptions) -> Result<Box<dyn Records + '_>, SolveError> {
         if self.chess.subs.is_rules_only() {
             return Err(retro_engine::solve::SolveError::Game(format!(

@@ -88,7 +88,8 @@ impl Chess {
 
     /// The rules of `material` without its sub-tables, for structural checks such as the
     /// conformance self-test: moves that leave the table lead to `Known(Value::Illegal)`
-    /// ("in no table"), so it cannot solve ([`Game::solve`] refuses).
+    /// ("in no table"), so it cannot solve
+    /// ([`Solve::solve`](retro_engine::solve::Solve::solve) refuses).
     pub fn rules_only(material: &Material) -> Chess {
         Chess::with_subtables(&material.canonical().0, SubTables::rules_only())
     }

@@ -209,7 +209,7 @@ pub fn start_from(
             Outcome::Known(_) => keep = true,
             Outcome::Restart { .. } => {
                 return Err(SolveError::Game(format!(
-                "position {i} has a move that restarts the count: that needs the restarting solver"
+                "position {i} has a move that restarts the count: that needs tiers (Passes::tiers) or the restarting solver"
             )))
             }
         }

@@ -12,7 +12,7 @@
 //! Errors are plain text, as lila-tablebase sends them: 400 for a malformed FEN or an
 //! illegal position, 404 for a material with no table (or more than 6 pieces, or usable
 //! castling rights). DTZ comes from the DTZ tables served beside the DTM tables
-//! (`KQvKR.dtz`, [`dtz`]), exact; without them, what retro cannot know exactly (DTZ outside
+//! (`KQvKR.dtz`, `dtz.rs`), exact; without them, what retro cannot know exactly (DTZ outside
 //! the materials where it is DTM, DTC) is `null`, never a guess: the rules are in [`rules`].
 
 mod answer;

@@ -80,9 +80,9 @@ pub struct ChessPasses<'a> {
 }
 
 impl<'a> ChessPasses<'a> {
-    /// The passes of `chess`'s table of `metric`, its sub-tables of that metric. Pawn
-    /// moves zero too, and lead to other tiers, which these passes do not know: a DTZ
-    /// table with pawns takes the restarting solver (these passes' un-moves aside).
+    /// The passes of `chess`'s table of `metric`, its sub-tables of that metric. With
+    /// [`Metric::Dtz`] and pawns, a pawn move zeroes and leads to a higher tier
+    /// ([`Passes::tiers`]): it is a move out of the tier, and no pass names it.
     pub(super) fn new(chess: &'a Chess, metric: Metric) -> Self {
         let pieces = &chess.layout.pieces;
         let mut stride = [0; 4];
