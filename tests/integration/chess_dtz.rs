@@ -390,10 +390,8 @@ fn dtz_is_dtm_where_mate_is_the_only_winning_zeroing_move() {
 /// solver's.)
 #[test]
 fn bare_king_dtz_is_the_restarting_solvers() {
-    use retro::chess::dtz::{mate_is_the_only_zeroing_win, pawn_advance, ChessDtz};
+    use retro::chess::dtz::{mate_is_the_only_zeroing_win, ChessDtz};
     use retro::chess::material::Material;
-    use retro::chess::Position;
-    use retro::game::{Records, SolveOptions};
     let names = ["KQRvK", "KPvK"];
     let materials: Vec<Material> = names.map(|m| Material::parse(m).unwrap()).to_vec();
     let dir = tempfile::tempdir().unwrap();
@@ -403,34 +401,19 @@ fn bare_king_dtz_is_the_restarting_solvers() {
             .unwrap();
         retro::generate::generate(&*p, dir.path(), &Silent).unwrap();
     }
-    let opts = SolveOptions { progress: &Silent };
-    let bytes = |r: &dyn Records| {
-        let mut out = vec![0u8; 2 * r.slots() as usize];
-        r.fill(0, &mut out);
-        out
-    };
     for (m, material) in names.iter().zip(&materials) {
         assert!(
             retro::chess::bareking::applies(material) && !mate_is_the_only_zeroing_win(material)
         );
         let g = ChessDtz::open(material, dir.path()).unwrap();
-        let fast = bytes(&*g.solve_records(&opts).unwrap());
-        let tier: &(dyn Fn(&Position) -> u32 + Sync) = &pawn_advance;
-        let tier = material.has_pawns().then_some(tier);
-        let generic = bytes(&retro::solve::restart::solve_values(&g, tier, &opts).unwrap());
-        assert_eq!(fast.len(), generic.len(), "{m}");
-        let first = fast.iter().zip(&generic).position(|(a, b)| a != b);
-        assert_eq!(first, None, "{m}: first differing byte");
+        assert_restarting_solvers_bytes(m, &g);
     }
 }
 
-/// The DTZ tables of materials with pieces on both sides are made by the chess passes (the
-/// one-byte solver without pawns; with pawns, the restarting solver on the passes'
-/// un-moves): their bytes are the restarting solver's on positions, in full.
-#[test]
-fn dtz_of_pieces_on_both_sides_is_the_restarting_solvers() {
-    use retro::chess::dtz::{pawn_advance, ChessDtz};
-    use retro::chess::material::Material;
+/// `g`'s DTZ records as it makes them are the restarting solver's, on positions, in full
+/// (tier by tier with pawns).
+fn assert_restarting_solvers_bytes(m: &str, g: &retro::chess::dtz::ChessDtz) {
+    use retro::chess::dtz::pawn_advance;
     use retro::chess::Position;
     use retro::game::{Records, SolveOptions};
     let opts = SolveOptions { progress: &Silent };
@@ -439,16 +422,25 @@ fn dtz_of_pieces_on_both_sides_is_the_restarting_solvers() {
         r.fill(0, &mut out);
         out
     };
+    let fast = bytes(&*g.solve_records(&opts).unwrap());
+    let tier: &(dyn Fn(&Position) -> u32 + Sync) = &pawn_advance;
+    let tier = g.material().has_pawns().then_some(tier);
+    let generic = bytes(&retro::solve::restart::solve_values(g, tier, &opts).unwrap());
+    assert_eq!(fast.len(), generic.len(), "{m}");
+    let first = fast.iter().zip(&generic).position(|(a, b)| a != b);
+    assert_eq!(first, None, "{m}: first differing byte");
+}
+
+/// The DTZ tables of materials with pieces on both sides are made by the one-byte solver on
+/// the chess passes (by tiers with pawns): their bytes are the restarting solver's on
+/// positions, in full.
+#[test]
+fn dtz_of_pieces_on_both_sides_is_the_restarting_solvers() {
+    use retro::chess::dtz::ChessDtz;
+    use retro::chess::material::Material;
     for m in ["KRvKN", "KRvKP"] {
-        let material = Material::parse(m).unwrap();
-        let g = ChessDtz::open(&material, dir()).unwrap();
-        let fast = bytes(&*g.solve_records(&opts).unwrap());
-        let tier: &(dyn Fn(&Position) -> u32 + Sync) = &pawn_advance;
-        let tier = material.has_pawns().then_some(tier);
-        let generic = bytes(&retro::solve::restart::solve_values(&g, tier, &opts).unwrap());
-        assert_eq!(fast.len(), generic.len(), "{m}");
-        let first = fast.iter().zip(&generic).position(|(a, b)| a != b);
-        assert_eq!(first, None, "{m}: first differing byte");
+        let g = ChessDtz::open(&Material::parse(m).unwrap(), dir()).unwrap();
+        assert_restarting_solvers_bytes(m, &g);
     }
 }
 
