@@ -28,7 +28,7 @@ const MATERIALS: [&str; 10] = [
 fn dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = super::common::fixture_dir();
         for m in MATERIALS {
             let dtm = format!("{m}.rtb");
             std::fs::copy(chess_all4().join(&dtm), dir.path().join(&dtm)).unwrap();

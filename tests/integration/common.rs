@@ -20,11 +20,79 @@ pub fn kbnk_solution() -> &'static Solution {
     })
 }
 
+/// The start of the name of a test run's folder of shared fixtures, before its process id.
+const FIXTURES: &str = "retro-test-fixtures-";
+
+/// A new folder for a fixture shared by the whole test run. A static is never dropped, so
+/// such a folder would outlive the run and pile up in the temporary folder, run after run
+/// (the 35 tables of up to 4 pieces alone are 374 MB). Each run's fixtures go into a
+/// folder named by its process id instead, and the first fixture made removes the folders
+/// of the runs whose process has ended.
+pub fn fixture_dir() -> tempfile::TempDir {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    let root = ROOT.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        // Without /proc, no process is known to have ended: nothing is removed.
+        let procfs = Path::new("/proc/self").exists();
+        sweep_fixtures(&tmp, |pid| {
+            !procfs || pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists()
+        });
+        let root = tmp.join(format!("{FIXTURES}{}", std::process::id()));
+        std::fs::create_dir_all(&root).expect("fixtures folder");
+        root
+    });
+    tempfile::tempdir_in(root).expect("temp dir")
+}
+
+/// Remove the fixture folders in `tmp` of the test runs whose process is not `alive`.
+fn sweep_fixtures(tmp: &Path, alive: impl Fn(u32) -> bool) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix(FIXTURES));
+        if let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) {
+            if !alive(pid) {
+                // Another run sweeping at the same time may have removed it first.
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fixtures_of_ended_runs_are_removed_and_no_other_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "retro-test-fixtures-11",
+        "retro-test-fixtures-12",
+        "retro-test-fixtures-x",
+        "other-13",
+    ] {
+        std::fs::create_dir_all(tmp.path().join(name).join("tables")).unwrap();
+    }
+    sweep_fixtures(tmp.path(), |pid| pid == 12);
+    let mut left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "other-13",
+            "retro-test-fixtures-12",
+            "retro-test-fixtures-x"
+        ]
+    );
+}
+
 /// A folder with `kbnk.rtb` (from [`kbnk_solution`]) and `mnk-3x3-3.rtb`, written once.
 pub fn tables_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = fixture_dir();
         retro::generate::write_solution(&retro::kbnk::Kbnk::new(), dir.path(), kbnk_solution())
             .expect("writes kbnk.rtb");
         let mnk = retro::GAMES.plugin("mnk-3x3-3").expect("a known table");
@@ -40,7 +108,7 @@ pub fn tables_dir() -> &'static Path {
 pub fn chess_all4() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = fixture_dir();
         for m in retro::chess::material::Material::all(4) {
             let p = retro::GAMES
                 .plugin_in(&m.to_string(), dir.path())

@@ -29,7 +29,7 @@ const LARGE: [&str; 2] = ["KQvKR", "KPvKP"];
 pub(super) fn compressed_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = super::common::fixture_dir();
         let targets: Vec<Material> = (SMALL.iter().chain(&LARGE))
             .map(|m| Material::parse(m).unwrap())
             .collect();

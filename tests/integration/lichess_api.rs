@@ -29,7 +29,7 @@ use super::common::{RetroServe, Rng};
 fn dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = super::common::fixture_dir();
         let kpvk = Material::parse("KPvK").unwrap();
         for m in retro::chess::plan::closure(&[kpvk]) {
             let p = retro::GAMES.plugin_in(&m.to_string(), dir.path()).unwrap();
