@@ -156,6 +156,21 @@ pub fn check_group_passes<P: Passes>(
             "group {first}: links {group_links:?} in the group, {slot_links:?} slot by slot"
         ));
     }
+    // With tiers, each group's slots of a tier are those whose tier it is.
+    let legal_slots = (0..p.group() as Index)
+        .filter(|&b| legal(first + b))
+        .fold(0u64, |m, b| m | 1 << b);
+    for t in (0..p.tiers()).filter(|_| p.tiers() > 1) {
+        let want = bits(legal_slots)
+            .filter(|&b| p.tier(first + b) == t)
+            .fold(0u64, |m, b| m | 1 << b);
+        let got = p.group_tier(first, p.group(), t) & legal_slots;
+        if want != got {
+            return Err(format!(
+                "group {first}: tier {t} holds {got:#x} by the group, {want:#x} slot by slot"
+            ));
+        }
+    }
     // With tiers, un-moves and moves stay in the slot's tier.
     let mut out_of_tier = None;
     let mut tier_of = |i: Index, q: Index| {

@@ -93,8 +93,8 @@ const UNKNOWN: u8 = 1;
 const ILLEGAL: u8 = 0;
 
 /// Marks an unknown slot that is never lost (a move out of the table holds the draw),
-/// while no slot can hold the value of this byte, a win in 253 plies, or 127 where values
-/// are kept in plies ([`Packing::keep_depth`], [`Passes::deepest_exit`]): such a slot is
+/// while no slot can hold the value of this byte, a win in 253 plies ([`Packing::keep_depth`],
+/// [`Passes::deepest_exit`]; where values are kept in plies, it has none): such a slot is
 /// improved like a slow win, and is never a candidate. Before the solve gets that deep,
 /// these marks move to a bit array.
 const KEEP: u8 = 128;
@@ -138,31 +138,27 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     };
     let tiers = passes.tiers();
     if tiers <= 1 {
-        solve_tier(&mut st, n, opts)?;
+        solve_tier(&mut st, n, "", opts)?;
     } else {
-        progress.phase("tiers", n as u64);
-        let tier_of = Bytes::filled(n, 0).map_err(|source| SolveError::Memory {
-            bytes: n as u64,
-            source,
-        })?;
-        (0..n.div_ceil(chunk)).into_par_iter().for_each(|c| {
-            let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
-            for i in lo..hi {
-                tier_of.set(i, passes.tier(i as Index));
-            }
-            progress.advance((hi - lo) as u64);
-        });
         for t in (0..tiers).rev() {
             // This tier's slots, as bits; the earlier tiers' values are final.
             let cur = Bits::new(n)?;
-            let mut any = false;
-            for first in (0..n).step_by(64) {
-                let m = tier_of.holding(first, 64.min(n - first), t);
-                if m != 0 {
-                    cur.set_mask(first, m);
-                    any = true;
-                }
-            }
+            let any = (0..n.div_ceil(chunk))
+                .into_par_iter()
+                .map(|c| {
+                    let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
+                    let mut any = false;
+                    for first in (lo..hi).step_by(group) {
+                        let len = group.min(n - first);
+                        let m = passes.group_tier(first as Index, len, t);
+                        if m != 0 {
+                            cur.set_mask(first, m);
+                            any = true;
+                        }
+                    }
+                    any
+                })
+                .reduce(|| false, |a, b| a || b);
             if !any {
                 continue;
             }
@@ -171,7 +167,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                 words.iter().for_each(|w| w.store(0, Relaxed));
             }
             st.ahead.store(0, Relaxed);
-            solve_tier(&mut st, n, opts)?;
+            solve_tier(&mut st, n, &format!("tier {t}: "), opts)?;
             if st.keep.is_none() {
                 // The never-lost marks become draws, which the lower tiers read.
                 let cur = st.tier.as_ref().expect("a tier");
@@ -231,15 +227,16 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
 }
 
 /// Solve the slots of the current tier ([`State::tier`]; all slots without tiers): their
-/// start, then depth by depth until no value changes.
+/// start, then depth by depth until no value changes. `tier` names it in the phases.
 fn solve_tier<P: Passes>(
     st: &mut State<'_, P>,
     n: usize,
+    tier: &str,
     opts: &SolveOptions,
 ) -> Result<(), SolveError> {
     let progress = opts.progress;
     let (chunk, packing, group) = (st.chunk, st.packing, st.group);
-    progress.phase("initial positions", n as u64);
+    progress.phase(&format!("{tier}initial positions"), n as u64);
     let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
@@ -303,7 +300,7 @@ fn solve_tier<P: Passes>(
         st.ahead.fetch_max(e, Relaxed);
     }
 
-    progress.phase("retrograde", 0);
+    progress.phase(&format!("{tier}retrograde"), 0);
     // The largest depth any slot holds: each step d looks for losses at d and wins at
     // d + 1, and stores wins at d + 1 and losses from d + 2 on.
     let mut deepest = 0u16;

@@ -97,9 +97,18 @@ pub trait Passes: Sync {
     }
 
     /// OPTIONAL. The tier of slot `i`, below [`Passes::tiers`] (default 0); any tier for
-    /// a slot that holds no position. Asked once per slot, when there are tiers.
+    /// a slot that holds no position.
     fn tier(&self, _i: Index) -> u8 {
         0
+    }
+
+    /// OPTIONAL. The slots of tier `t` ([`Passes::tier`]) among the `len` of the group at
+    /// `first`, as a mask (bit `b`: slot `first + b`); asked for each tier, as it starts,
+    /// when there are tiers. Default: slot by slot.
+    fn group_tier(&self, first: Index, len: usize, t: u8) -> u64 {
+        (0..len as Index)
+            .filter(|&b| self.tier(first + b) == t)
+            .fold(0, |m, b| m | 1 << b)
     }
 
     /// OPTIONAL. How many consecutive slots make a group, at most 64 (default 1): the

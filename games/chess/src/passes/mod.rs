@@ -566,6 +566,10 @@ impl Passes for ChessPasses<'_> {
         self.tier_of(i)
     }
 
+    fn group_tier(&self, first: Index, len: usize, t: u8) -> u64 {
+        self.tier_in_group(first, len, t)
+    }
+
     fn group_start(
         &self,
         first: Index,

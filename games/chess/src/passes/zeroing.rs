@@ -15,9 +15,10 @@ use crate::Position;
 use retro_engine::game::{Index, Value};
 use retro_engine::solve::one_byte::Own;
 
-/// The most one pawn adds to the tier, the pawns' advance ([`crate::dtz::pawn_advance`]
-/// less a constant): 0 on its second rank, 5 on its seventh.
-const PAWN_TIERS: u8 = 5;
+/// How many values one pawn adds to the tier, the pawns' advance
+/// ([`crate::dtz::pawn_advance`] less a constant): 0 on its second rank to 5 on its
+/// seventh.
+const PAWN_TIERS: u8 = 6;
 
 impl ChessPasses<'_> {
     /// How many tiers there are: every pawn's advance from 0 to 5, summed.
@@ -26,7 +27,7 @@ impl ChessPasses<'_> {
             return 1;
         }
         let pawns = self.layout().pieces.iter().filter(|p| p.1 == Role::Pawn);
-        pawns.count() as u8 * PAWN_TIERS + 1
+        pawns.count() as u8 * (PAWN_TIERS - 1) + 1
     }
 
     /// The tier of slot `i`: its pawns' advance (0 for an index that holds no squares).
@@ -42,6 +43,38 @@ impl ChessPasses<'_> {
             }
         }
         t
+    }
+
+    /// The slots of tier `t` in the group at `first` ([`Passes::group_tier`]): all or
+    /// none when the last piece is not a pawn; else the eight whose last pawn stands on the
+    /// rank that brings the fixed pieces' advance to `t`.
+    ///
+    /// [`Passes::group_tier`]: retro_engine::solve::one_byte::Passes::group_tier
+    pub(super) fn tier_in_group(&self, first: Index, len: usize, t: u8) -> u64 {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let g = self.group_at(first);
+        let mut fixed = 0;
+        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
+            if r == Role::Pawn {
+                fixed += advance(c, x);
+            }
+        }
+        let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
+        if !self.last_pawn {
+            return if fixed == t { all } else { 0 };
+        }
+        let Some(more) = t.checked_sub(fixed).filter(|&m| m < PAWN_TIERS) else {
+            return 0;
+        };
+        // The last pawn's digit counts its squares from a2 (`last_square`): a rank a row
+        // of eight slots.
+        let rank = if l.pieces[n - 1].0 == Color::White {
+            more + 1
+        } else {
+            6 - more
+        };
+        (0xffu64 << ((rank - 1) * 8)) & all
     }
 
     /// Every legal pawn move of `pos` (stored form) that neither captures nor promotes,
@@ -70,5 +103,53 @@ fn advance(color: Color, x: Square) -> u8 {
         r - 1
     } else {
         6 - r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ChessPasses;
+    use crate::material::Material;
+    use crate::Chess;
+    use retro_engine::game::Index;
+    use retro_engine::solve::one_byte::Passes;
+    use retro_engine::table::Metric;
+
+    /// The DTZ passes' tiers: one without pawns; with pawns, a group's slots of a tier are
+    /// those whose pawns' advance it is, whichever piece is last, twins included; every
+    /// pawn move raises the tier (checked on the positions by `dtz::pawn_advance`'s test).
+    #[test]
+    fn groups_hold_the_tiers_of_their_slots() {
+        for (name, tiers) in [
+            ("KQvKR", 1),
+            ("KPvKP", 11),
+            ("KQvKP", 6),
+            ("KPvKQ", 6),
+            ("KPPvKP", 16),
+            ("KQvKPP", 11),
+            ("KRPvKBP", 11),
+        ] {
+            let chess = Chess::rules_only(&Material::parse(name).unwrap());
+            let passes = ChessPasses::new(&chess, Metric::Dtz);
+            assert_eq!(passes.tiers(), tiers, "{name}");
+            let g = passes.group() as Index;
+            let groups = 2 * chess.layout.section / g;
+            let mut seen = vec![false; tiers as usize];
+            for k in (0..groups).step_by(997) {
+                let first = k * g;
+                for t in 0..tiers {
+                    let want = (0..g)
+                        .filter(|&b| passes.tier(first + b) == t)
+                        .fold(0u64, |m, b| m | 1 << b);
+                    assert_eq!(
+                        passes.group_tier(first, g as usize, t),
+                        want,
+                        "{name} group {first} tier {t}"
+                    );
+                    seen[t as usize] |= want != 0;
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "{name}: every tier met");
+        }
     }
 }
