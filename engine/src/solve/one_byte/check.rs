@@ -1,7 +1,7 @@
 //! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot
 //! by slot and group by group.
 
-use super::{bits, Own, Passes, Start};
+use super::{bits, first_slots, Own, Passes, Start};
 use crate::game::{Index, Outcome, Value};
 
 /// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game
@@ -130,14 +130,13 @@ pub fn check_group_passes<P: Passes>(
     // Every slot of the group starts as it does alone.
     let mut group_links = Vec::new();
     let mut starts = Vec::new();
-    let all = if p.group() == 64 {
-        !0
-    } else {
-        (1 << p.group()) - 1
-    };
-    p.group_start(first, all, own, &mut group_links, |b, s| {
-        starts.push((b, s))
-    })
+    p.group_start(
+        first,
+        first_slots(p.group()),
+        own,
+        &mut group_links,
+        |b, s| starts.push((b, s)),
+    )
     .map_err(|e| format!("group {first}: {e}"))?;
     let mut slot_links = Vec::new();
     for (b, got) in starts {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::super::bytes::Bytes;
-use super::packing::DEEP;
+use super::packing::{Packing, DEEP};
 use crate::game::{Index, Value};
 
 /// Shards of the map, so that threads storing deep values at once rarely wait.
@@ -46,8 +46,19 @@ impl Deep {
         ok
     }
 
+    /// The value byte `b` of slot `i` stands for, bytes holding values as `packing` says:
+    /// with plies, [`DEEP`] is read here (the never-lost mark's byte holds none).
+    #[inline]
+    pub(super) fn read(&self, packing: Packing, b: u8, i: Index) -> Value {
+        if b == DEEP && packing == Packing::Plies {
+            self.get(i)
+        } else {
+            packing.unpack(b)
+        }
+    }
+
     /// The value of slot `i`, which holds [`DEEP`].
-    pub(super) fn get(&self, i: Index) -> Value {
+    fn get(&self, i: Index) -> Value {
         *self
             .shard(i)
             .get(&i)

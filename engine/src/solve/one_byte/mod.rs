@@ -76,7 +76,7 @@ use solved::Illegal;
 use state::{Bits, State};
 
 pub use check::{check_group_passes, check_passes};
-pub use passes::{bits, start_from, GamePasses, Link, Own, Passes, Start};
+pub use passes::{bits, first_slots, start_from, GamePasses, Link, Own, Passes, Start};
 pub use solved::Solved;
 
 /// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
@@ -246,8 +246,7 @@ fn solve_tier<P: Passes>(
             // The chunk is whole groups (its end aside, where `slots` may end a group).
             for first in (lo..hi).step_by(group) {
                 let len = group.min(n - first);
-                let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
-                let mask = st.in_tier(first as Index, all);
+                let mask = st.in_tier(first as Index, first_slots(len));
                 if mask == 0 {
                     continue;
                 }
@@ -373,7 +372,7 @@ fn solve_tier<P: Passes>(
                 let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
                 // Single slots are taken 64 at a time (the chunk is a multiple of 64).
                 let step = if g == 1 { 64 } else { g };
-                let all = if step == 64 { !0 } else { (1u64 << step) - 1 };
+                let all = first_slots(step);
                 for first in (lo..hi).step_by(step) {
                     let m = st.cand.take_mask(first, all);
                     if m == 0 {

@@ -182,6 +182,16 @@ pub trait Passes: Sync {
     }
 }
 
+/// The mask of the first `len` slots of a group (`len` at most 64).
+#[inline]
+pub fn first_slots(len: usize) -> u64 {
+    if len >= 64 {
+        !0
+    } else {
+        (1u64 << len) - 1
+    }
+}
+
 /// The bits set in `m`, lowest first, as slot offsets.
 #[inline]
 pub fn bits(mut m: u64) -> impl Iterator<Item = Index> {

@@ -2,7 +2,7 @@
 
 use super::super::bytes::Bytes;
 use super::deep::Deep;
-use super::packing::{Packing, DEEP};
+use super::packing::Packing;
 use super::state::Bits;
 use super::{Passes, ILLEGAL, KEEP};
 use crate::game::{Index, Records, Value, NO_MOVE};
@@ -35,8 +35,7 @@ impl<P> Solved<P> {
         match (self.value.get(i), &self.illegal) {
             (KEEP, Illegal::Byte) => Value::Illegal,
             (ILLEGAL, Illegal::Bits(b)) if b.get(i) => Value::Illegal,
-            (DEEP, _) if self.packing == Packing::Plies => self.deep.get(i as Index),
-            (b, _) => self.packing.unpack(b),
+            (b, _) => self.deep.read(self.packing, b, i as Index),
         }
     }
 }

@@ -8,7 +8,7 @@ use super::super::huge::HugeArray;
 use rayon::prelude::*;
 
 use super::deep::Deep;
-use super::packing::{Packing, DEEP};
+use super::packing::Packing;
 use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
 use crate::table::metric::DTZ_MAX_PLIES;
@@ -112,15 +112,10 @@ impl<P: Passes> State<'_, P> {
         self.value.get(i as usize)
     }
 
-    /// The value that byte `b` of slot `i` stands for (not the never-lost mark, which
-    /// holds none with plies).
+    /// The value that byte `b` of slot `i` stands for ([`Deep::read`]).
     #[inline]
     pub(super) fn read(&self, b: u8, i: Index) -> Value {
-        if b == DEEP && self.packing == Packing::Plies {
-            self.deep.get(i)
-        } else {
-            self.packing.unpack(b)
-        }
+        self.deep.read(self.packing, b, i)
     }
 
     /// The plies of slot `q`'s win if it is won for its side to move in at most `w`.

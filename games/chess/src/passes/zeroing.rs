@@ -13,7 +13,7 @@ use crate::material::{Color, Role};
 use crate::moves::{self, make};
 use crate::Position;
 use retro_engine::game::{Index, Value};
-use retro_engine::solve::one_byte::Own;
+use retro_engine::solve::one_byte::{first_slots, Own};
 
 /// How many values one pawn adds to the tier, the pawns' advance
 /// ([`crate::dtz::pawn_advance`] less a constant): 0 on its second rank to 5 on its
@@ -33,16 +33,8 @@ impl ChessPasses<'_> {
     /// The tier of slot `i`: its pawns' advance (0 for an index that holds no squares).
     pub(super) fn tier_of(&self, i: Index) -> u8 {
         let l = self.layout();
-        let Some((_, _, _, sq)) = l.squares_of(i) else {
-            return 0;
-        };
-        let mut t = 0;
-        for (&(c, r), &x) in l.pieces.iter().zip(&sq) {
-            if r == Role::Pawn {
-                t += advance(c, x);
-            }
-        }
-        t
+        l.squares_of(i)
+            .map_or(0, |(_, _, _, sq)| advance_of(&l.pieces, &sq))
     }
 
     /// The slots of tier `t` in the group at `first` ([`Passes::group_tier`]): all or
@@ -53,14 +45,8 @@ impl ChessPasses<'_> {
     pub(super) fn tier_in_group(&self, first: Index, len: usize, t: u8) -> u64 {
         let l = self.layout();
         let n = l.pieces.len();
-        let g = self.group_at(first);
-        let mut fixed = 0;
-        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
-            if r == Role::Pawn {
-                fixed += advance(c, x);
-            }
-        }
-        let all = if len == 64 { !0 } else { (1u64 << len) - 1 };
+        let fixed = advance_of(&l.pieces[..n - 1], &self.group_at(first).sq);
+        let all = first_slots(len);
         if !self.last_pawn {
             return if fixed == t { all } else { 0 };
         }
@@ -94,6 +80,16 @@ impl ChessPasses<'_> {
             });
         }
     }
+}
+
+/// The advance of the pawns among `pieces`, standing on `sq` (in the same order).
+fn advance_of(pieces: &[(Color, Role)], sq: &[Square]) -> u8 {
+    pieces
+        .iter()
+        .zip(sq)
+        .filter(|(p, _)| p.1 == Role::Pawn)
+        .map(|(&(c, _), &x)| advance(c, x))
+        .sum()
 }
 
 /// How far a pawn of `color` on `x` has come from its second rank.
