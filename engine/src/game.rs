@@ -177,6 +177,19 @@ impl Value {
         }
     }
 
+    /// The inverse of [`Value::back`]: what the position a move reaches must be worth,
+    /// for the opponent, for the mover to have `self` by that move. [`Value::Illegal`]
+    /// where no move can (a checkmate, or no position).
+    #[inline]
+    pub fn ahead(self) -> Value {
+        match self {
+            Value::Win(p) if p > 0 => Value::Loss(p - 1),
+            Value::Loss(p) if p > 0 => Value::Win(p - 1),
+            Value::Draw => Value::Draw,
+            _ => Value::Illegal,
+        }
+    }
+
     /// Sort key of a move leading to a position of value `self` (the opponent's view), for
     /// the side making the move: smaller is better. Quickest win first, then draws, then the
     /// longest resistance.

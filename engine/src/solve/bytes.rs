@@ -45,6 +45,32 @@ impl Bytes {
         (self.words[i / 8].load(Relaxed) >> (i % 8 * 8)) as u8
     }
 
+    /// Ask for the cache lines of slots `i..i + 64` (those inside the array), so that a
+    /// read to come finds them there.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        for j in [i, i + 63] {
+            if let Some(w) = self.words.get(j / 8) {
+                prefetch(w);
+            }
+        }
+    }
+
+    /// The bytes of slots `first..first + out.len()` (inside the array) into `out`, a word
+    /// at a time.
+    #[inline]
+    pub fn copy_to(&self, first: usize, out: &mut [u8]) {
+        let mut k = 0;
+        while k < out.len() {
+            let i = first + k;
+            let word = self.words[i / 8].load(Relaxed).to_le_bytes();
+            let o = i % 8;
+            let take = (8 - o).min(out.len() - k);
+            out[k..k + take].copy_from_slice(&word[o..o + take]);
+            k += take;
+        }
+    }
+
     /// Set slot `i` to `new` if it holds `old`; true if it did.
     #[inline]
     pub fn swap(&self, i: usize, old: u8, new: u8) -> bool {
@@ -69,6 +95,25 @@ impl Bytes {
         let _ = self.words[i / 8].fetch_update(Relaxed, Relaxed, |w| {
             Some(w & !(0xff << shift) | (new as u64) << shift)
         });
+    }
+
+    /// Set the slots `first + b` for each bit `b` of `mask` to `new`, a word at a time.
+    /// `first` is a multiple of 8, the slots inside the array, and no other thread changes
+    /// these words meanwhile (each word is read, then stored whole).
+    pub fn set_where(&self, first: usize, mask: u64, new: u8) {
+        debug_assert!(first % 8 == 0);
+        for w in 0..8 {
+            let m = (mask >> (8 * w)) as u8;
+            if m == 0 {
+                continue;
+            }
+            let lanes = spread(m) * 0xff;
+            let word = &self.words[first / 8 + w];
+            word.store(
+                word.load(Relaxed) & !lanes | lanes & (ONES * new as u64),
+                Relaxed,
+            );
+        }
     }
 
     /// The slots of `first..first + len` (`len` at most 64, inside the array) holding
@@ -103,7 +148,7 @@ impl Bytes {
 
 /// Bit `k` set where byte `k` of `x` is zero.
 #[inline]
-fn zero_bytes(x: u64) -> u8 {
+pub fn zero_bytes(x: u64) -> u8 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // A byte's high bit ends up set exactly when the byte is not zero: adding 0x7f to its
     // low seven bits cannot carry out of the byte.
@@ -112,6 +157,31 @@ fn zero_bytes(x: u64) -> u8 {
     // Gather the eight high bits (moved to bits 0, 8, .., 56) into the top byte: each
     // lands at a distinct place, so the product has no carries.
     ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// Ask for the cache line of a word: a hint, with no effect on any value.
+#[inline(always)]
+fn prefetch(at: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: prefetching is a hint; it never faults, whatever the address, and here the
+    // address is a live word of the array.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            at as *const AtomicU64 as *const i8,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+/// Bit `k` of `m` spread to byte `k` of the result (1 or 0).
+#[inline]
+pub fn spread(m: u8) -> u64 {
+    // Halves, then quarters, then single bits move up to their bytes.
+    let mut x = m as u64;
+    x = (x | x << 28) & 0x0000_000f_0000_000f;
+    x = (x | x << 14) & 0x0003_0003_0003_0003;
+    (x | x << 7) & ONES
 }
 
 #[cfg(test)]
@@ -124,6 +194,43 @@ mod tests {
         fn zero_bytes_marks_exactly_the_zero_bytes(x: u64) {
             let want = (0..8).filter(|k| (x >> (8 * k)) as u8 == 0).fold(0u8, |m, k| m | 1 << k);
             prop_assert_eq!(zero_bytes(x), want);
+        }
+
+        #[test]
+        fn spread_puts_each_bit_in_its_byte(m: u8) {
+            let want = (0..8).fold(0u64, |w, k| w | (((m >> k) & 1) as u64) << (8 * k));
+            prop_assert_eq!(spread(m), want);
+        }
+
+        #[test]
+        fn set_where_and_copy_to_match_byte_by_byte(
+            bytes in proptest::collection::vec(any::<u8>(), 64..200),
+            at in 0usize..2,
+            mask: u64,
+            new: u8,
+            first in 0usize..64,
+            len in 0usize..=64,
+        ) {
+            let b = Bytes::filled(bytes.len(), 0).unwrap();
+            for (i, &x) in bytes.iter().enumerate() {
+                b.set(i, x);
+            }
+            let start = at * 64;
+            let mask = if start + 64 <= bytes.len() { mask } else { mask & ((1 << (bytes.len() - start)) - 1) };
+            b.set_where(start, mask, new);
+            let mut want = bytes.clone();
+            for k in 0..64 {
+                if mask >> k & 1 == 1 {
+                    want[start + k] = new;
+                }
+            }
+            for (i, &x) in want.iter().enumerate() {
+                prop_assert_eq!(b.get(i), x, "slot {}", i);
+            }
+            let len = len.min(want.len() - first);
+            let mut out = vec![0; len];
+            b.copy_to(first, &mut out);
+            prop_assert_eq!(&out[..], &want[first..first + len]);
         }
 
         #[test]

@@ -1,8 +1,9 @@
 //! The self-tests of a game's own passes against [`GamePasses`](super::GamePasses), slot
 //! by slot and group by group.
 
-use super::{bits, first_slots, Own, Passes, Start};
+use super::{bits, first_slots, Own, Passes, Start, Values};
 use crate::game::{Index, Outcome, Value};
+use crate::table::Metric;
 
 /// Check a game's own [`Passes`] against [`GamePasses`](super::GamePasses) of the same game
 /// on slot `i`: the same start, un-moves, moves (the check accepts exactly what the moves
@@ -227,5 +228,82 @@ pub fn check_group_passes<P: Passes>(
             "group {first} mask {mask:#x}: refuted {got:#x} by the group, {want:#x} slot by slot"
         ));
     }
+    if p.metric() == Metric::Dtm {
+        check_first_moves(p, first, mask, &legal)?;
+    }
     Ok(())
+}
+
+/// The best moves of the group ([`Passes::group_first_moves`]), read as values and as
+/// codes, against the slots' [`Passes::first_move`], under made-up values: a few wins,
+/// losses and draws spread over the legal slots by a hash, so that moves achieve, or not,
+/// at every rank.
+fn check_first_moves<P: Passes>(
+    p: &P,
+    first: Index,
+    mask: u64,
+    legal: &impl Fn(Index) -> bool,
+) -> Result<(), String> {
+    const MADE_UP: [Value; 8] = [
+        Value::Draw,
+        Value::Draw,
+        Value::Win(1),
+        Value::Loss(0),
+        Value::Loss(2),
+        Value::Win(3),
+        Value::Win(5),
+        Value::Loss(4),
+    ];
+    let value = |q: Index| match legal(q) {
+        true => MADE_UP[(q.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 61) as usize],
+        false => Value::Illegal,
+    };
+    let mut want = [0u8; 64];
+    for b in bits(mask) {
+        let own = value(first + b);
+        want[b as usize] = p.first_move(first + b, |to| to.value(value).back() == own);
+    }
+    for (how, coded) in [("values", false), ("codes", true)] {
+        // No move has this rank: a slot the group leaves out shows.
+        let mut got = [u8::MAX; 64];
+        let out = |b: Index, code: u8| got[b as usize] = code;
+        if coded {
+            p.group_first_moves(first, mask, &Coded(value), out);
+        } else {
+            p.group_first_moves(first, mask, &value, out);
+        }
+        if let Some(b) = bits(mask).find(|&b| got[b as usize] != want[b as usize]) {
+            return Err(format!(
+                "slot {}: best move {} by the group read as {how}, {} alone",
+                first + b,
+                got[b as usize],
+                want[b as usize]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Values that also come as codes, each value its byte ([`Value::packed`]) and the
+/// illegal slots one no value of [`check_first_moves`] has.
+struct Coded<F>(F);
+
+impl<F: Fn(Index) -> Value> Values for Coded<F> {
+    fn value(&self, q: Index) -> Value {
+        (self.0)(q)
+    }
+
+    fn codes(&self, q: Index, out: &mut [u8]) -> bool {
+        for (k, c) in out.iter_mut().enumerate() {
+            *c = self.code((self.0)(q + k as Index));
+        }
+        true
+    }
+
+    fn code(&self, v: Value) -> u8 {
+        match v {
+            Value::Illegal => 128,
+            v => v.packed(),
+        }
+    }
 }

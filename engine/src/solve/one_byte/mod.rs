@@ -75,8 +75,9 @@ use packing::Packing;
 use solved::Illegal;
 use state::{Bits, State};
 
+pub use super::bytes::{spread, zero_bytes};
 pub use check::{check_group_passes, check_passes};
-pub use passes::{bits, first_slots, start_from, GamePasses, Link, Own, Passes, Start};
+pub use passes::{bits, first_slots, start_from, GamePasses, Link, Own, Passes, Start, Values};
 pub use solved::Solved;
 
 /// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
@@ -205,12 +206,8 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             fin.0[k].store(illegal, Relaxed);
             return;
         }
-        for b in bits(value.holding(first, len, KEEP)) {
-            value.set(first + b as usize, UNKNOWN);
-        }
-        for b in bits(illegal) {
-            value.set(first + b as usize, KEEP);
-        }
+        value.set_where(first, value.holding(first, len, KEEP), UNKNOWN);
+        value.set_where(first, illegal, KEEP);
     });
     let illegal = if wide {
         Illegal::Bits(fin)

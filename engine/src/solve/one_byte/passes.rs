@@ -147,25 +147,34 @@ pub trait Passes: Sync {
 
     /// OPTIONAL. The best move ([`Passes::first_move`]) of every slot `first + b` of
     /// `mask` in the group at `first`, given to `out(b, code)`, the values known:
-    /// `value(q)` is slot `q`'s ([`Value::Illegal`] for a slot holding no position, which
-    /// no legal move reaches). The best move is the first move, in the game's move order,
-    /// into a position whose value, seen from the mover ([`Value::back`]), is the slot's
-    /// own. Default: slot by slot.
+    /// `values.value(q)` is slot `q`'s ([`Value::Illegal`] for a slot holding no position,
+    /// which no legal move reaches). The best move is the first move, in the game's move
+    /// order, into a position whose value, seen from the mover ([`Value::back`]), is the
+    /// slot's own. Default: slot by slot.
     fn group_first_moves(
         &self,
         first: Index,
         mask: u64,
-        value: impl Fn(Index) -> Value,
+        values: &impl Values,
         mut out: impl FnMut(Index, u8),
     ) {
+        let value = |q: Index| values.value(q);
         for b in bits(mask) {
             let own = value(first + b);
             out(
                 b,
-                self.first_move(first + b, |to| to.value(&value).back() == own),
+                self.first_move(first + b, |to| to.value(value).back() == own),
             );
         }
     }
+
+    /// OPTIONAL. Slots that [`Passes::group_first_moves`] of the group at `first` will
+    /// read, given to `out` (each standing for its cache line, and the 63 bytes after it):
+    /// the records' pass asks one group ahead and fetches them into the cache while it
+    /// works on the group before, since those reads land far apart in the table and
+    /// would otherwise each wait on memory. Only a hint: naming too few or too many
+    /// changes no record. Default: none.
+    fn group_reads(&self, _first: Index, _out: impl FnMut(Index)) {}
 
     /// OPTIONAL. The slots of `mask` in the group at `first` that have a move inside the
     /// table (as [`Passes::targets`] gives them) into a slot that `ok` does not accept:
@@ -302,5 +311,34 @@ impl<G: Game> Passes for GamePasses<'_, G> {
             })
             .max()
             .unwrap_or(0)
+    }
+}
+
+/// What the best-move pass reads ([`Passes::group_first_moves`]): the solved values, and
+/// where the solver keeps them as bytes, those bytes a line at a time, so that a move
+/// taking a whole group to another is settled for all its slots with a few word
+/// operations.
+pub trait Values {
+    /// REQUIRED. Slot `q`'s value ([`Value::Illegal`] for a slot holding no position).
+    fn value(&self, q: Index) -> Value;
+
+    /// OPTIONAL. The codes of slots `q..q + out.len()` (at most 64, inside the table)
+    /// into `out`, each slot's the [`Values::code`] of its value; false if there are none,
+    /// and the caller then reads [`Values::value`]. Default: false.
+    fn codes(&self, _q: Index, _out: &mut [u8]) -> bool {
+        false
+    }
+
+    /// OPTIONAL. The code of value `v` in [`Values::codes`], one code a value the table
+    /// holds, [`Value::Illegal`]'s included. Only asked where [`Values::codes`] gives
+    /// codes. Default: 0.
+    fn code(&self, _v: Value) -> u8 {
+        0
+    }
+}
+
+impl<F: Fn(Index) -> Value> Values for F {
+    fn value(&self, q: Index) -> Value {
+        self(q)
     }
 }

@@ -1,10 +1,12 @@
 //! A solved table, whose records are made as they are read.
 
+use std::sync::LazyLock;
+
 use super::super::bytes::Bytes;
 use super::deep::Deep;
 use super::packing::Packing;
 use super::state::Bits;
-use super::{Passes, ILLEGAL, KEEP};
+use super::{Passes, Values, ILLEGAL, KEEP};
 use crate::game::{Index, Records, Value, NO_MOVE};
 use crate::table::Metric;
 
@@ -55,6 +57,7 @@ impl<P: Passes> Records for Solved<P> {
     /// ([`Metric::Dtz`]: the restarting solver's records).
     fn fill(&self, first: Index, out: &mut [u8]) {
         let value = |j: Index| self.value_of(j as usize);
+        let values = Read(self);
         let n = (out.len() / 2) as Index;
         if self.packing == Packing::Plies {
             for (k, rec) in out.chunks_exact_mut(2).enumerate() {
@@ -68,25 +71,77 @@ impl<P: Passes> Records for Solved<P> {
         let mut start = first / g * g;
         while start < first + n {
             let mut mask = 0u64;
-            for b in 0..g {
-                let i = start + b;
-                if i < first || i >= first + n {
-                    continue;
+            let (lo, hi) = (start.max(first), (start + g).min(first + n));
+            let mut codes = [0u8; 64];
+            if values.codes(lo, &mut codes[..(hi - lo) as usize]) {
+                // The bytes are the values: each record's first byte from a table.
+                for (i, &c) in (lo..hi).zip(&codes) {
+                    let k = (i - first) as usize;
+                    out[2 * k] = RECORD_BYTE[c as usize];
+                    out[2 * k + 1] = NO_MOVE;
+                    // Not illegal, not a checkmate.
+                    if c != KEEP && c != ILLEGAL {
+                        mask |= 1 << (i - start);
+                    }
                 }
-                let v = value(i);
-                let k = (i - first) as usize;
-                out[2 * k] = v.to_byte();
-                out[2 * k + 1] = NO_MOVE;
-                if !matches!(v, Value::Illegal | Value::Loss(0)) {
-                    mask |= 1 << b;
+            } else {
+                for i in lo..hi {
+                    let v = value(i);
+                    let k = (i - first) as usize;
+                    out[2 * k] = v.to_byte();
+                    out[2 * k + 1] = NO_MOVE;
+                    if !matches!(v, Value::Illegal | Value::Loss(0)) {
+                        mask |= 1 << (i - start);
+                    }
                 }
+            }
+            // The next group's far reads start now, to arrive while this one is worked on.
+            if start + g < first + n {
+                self.passes
+                    .group_reads(start + g, |q| self.value.prefetch(q as usize));
             }
             if mask != 0 {
-                self.passes.group_first_moves(start, mask, value, |b, mv| {
-                    out[2 * (start + b - first) as usize + 1] = mv;
-                });
+                self.passes
+                    .group_first_moves(start, mask, &values, |b, mv| {
+                        out[2 * (start + b - first) as usize + 1] = mv;
+                    });
             }
             start += g;
+        }
+    }
+}
+
+/// Per code of [`Read`] (a byte of the solve, values in moves, the illegal slots
+/// [`KEEP`]), the first byte of its record.
+static RECORD_BYTE: LazyLock<[u8; 256]> = LazyLock::new(|| {
+    std::array::from_fn(|b| match b as u8 {
+        KEEP => Value::Illegal.to_byte(),
+        b => Value::from_packed(b).to_byte(),
+    })
+});
+
+/// The values of a solved table as the best-move pass reads them: where the bytes alone
+/// tell every value (each legal value its byte, the illegal slots [`KEEP`]), the bytes.
+struct Read<'a, P>(&'a Solved<P>);
+
+impl<P> Values for Read<'_, P> {
+    fn value(&self, q: Index) -> Value {
+        self.0.value_of(q as usize)
+    }
+
+    fn codes(&self, q: Index, out: &mut [u8]) -> bool {
+        let s = self.0;
+        if s.packing != Packing::Moves || !matches!(s.illegal, Illegal::Byte) {
+            return false;
+        }
+        s.value.copy_to(q as usize, out);
+        true
+    }
+
+    fn code(&self, v: Value) -> u8 {
+        match v {
+            Value::Illegal => KEEP,
+            v => self.0.packing.pack(v),
         }
     }
 }

@@ -11,38 +11,35 @@
 //! sub-table does, read by the start pass's routes. Only the double steps are played
 //! out.
 //!
+//! The walk goes move by move for all the group's slots at once ([`Lanes`]), not slot by
+//! slot: a move of a king or fixed piece takes every slot to the same group, so its
+//! targets lie in one cache line, read once. Where the solver gives its bytes
+//! ([`Values::codes`]), that line is settled a word of slots at a time: legal where the
+//! byte is not the illegal one, achieving where it is the byte the slot wants, with no
+//! slot number worked out and no value decoded. The last piece's own moves stay in one
+//! group, read as a line too; captures and promotions are read slot by slot.
+//!
 //! [`Passes::group_first_moves`]: retro_engine::solve::one_byte::Passes::group_first_moves
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use super::group::{Group, Reach, Who};
 use super::{piece_targets, ChessPasses};
 use crate::board::{bb, rank, squares, Square, KING};
 use crate::index::transform;
+use crate::lines::BETWEEN;
 use crate::material::{Color, Role};
 use crate::moves::{self, make, Move};
 use crate::Position;
 use retro_engine::game::{Index, Value, NO_MOVE};
-use retro_engine::solve::one_byte::bits;
+use retro_engine::solve::one_byte::{bits, first_slots, spread, zero_bytes, Values};
 
 thread_local! {
     /// The moves that leave the table, and the double steps, met before the first
-    /// ordinary move achieving the value, with their ranks.
-    static BEFORE: RefCell<Vec<(usize, Move)>> = RefCell::new(Vec::with_capacity(32));
-    /// A group's movers.
-    static MOVER_LIST: RefCell<[Mover; MOVERS]> = const {
-        RefCell::new(
-            [Mover {
-                role: Role::King,
-                from: 0,
-                who: Who::Last,
-                dests: 0,
-                quiet: 0,
-                at: [0; 64],
-                reach: [(0, EACH); 28],
-            }; MOVERS],
-        )
-    };
+    /// ordinary move achieving the value: the lane, the rank, the move.
+    static BEFORE: RefCell<Vec<(u8, u8, Move)>> = RefCell::new(Vec::with_capacity(64));
+    /// A group's movers, and those of the group asked for ahead ([`Movers::first`]).
+    static MOVER_LIST: RefCell<[Movers; 2]> = const { RefCell::new([Movers::NONE; 2]) };
 }
 
 /// Where a role comes in the move order: king first, pawn last.
@@ -68,6 +65,123 @@ struct Mover {
     reach: [(Index, u8); 28],
 }
 
+/// The best-move search of a group's slots, lane `b` for slot `first + b`; bytes by lane
+/// are kept eight to a word (byte `b % 8` of word `b / 8`).
+struct Lanes {
+    /// The legal moves met so far.
+    rank: [u64; 8],
+    /// The rank of the first move achieving the value (0: none yet).
+    found: [u8; 64],
+    /// Each slot's value.
+    own: [Value; 64],
+    /// The code of the value a move must reach to achieve the slot's ([`Values::code`]).
+    want: [u64; 8],
+    /// The code of the illegal slots.
+    illegal: u8,
+    /// The lanes still looking.
+    active: u64,
+}
+
+impl Lanes {
+    fn rank(&self, b: usize) -> u8 {
+        (self.rank[b / 8] >> (b % 8 * 8)) as u8
+    }
+
+    /// Lane `b` meets one more legal move.
+    fn step(&mut self, b: usize) -> u8 {
+        // A position has fewer than 256 moves: no carry into the next lane.
+        self.rank[b / 8] += 1 << (b % 8 * 8);
+        self.rank(b)
+    }
+
+    /// Lane `b`'s next move, to a position of value `v` for the opponent: counted if legal,
+    /// and the lane is done once it achieves the lane's value.
+    #[inline]
+    fn count(&mut self, b: usize, v: Value) {
+        if v == Value::Illegal {
+            return;
+        }
+        let k = self.step(b);
+        if v.back() == self.own[b] {
+            self.found[b] = k;
+            self.active &= !(1 << b);
+        }
+    }
+
+    /// [`Lanes::count`] of a move to a position whose code ([`Values::code`]) is `c`.
+    #[inline]
+    fn count_code(&mut self, b: usize, c: u8) {
+        if c == self.illegal {
+            return;
+        }
+        let k = self.step(b);
+        if c == (self.want[b / 8] >> (b % 8 * 8)) as u8 {
+            self.found[b] = k;
+            self.active &= !(1 << b);
+        }
+    }
+
+    /// The next move of the lanes `go`, to the positions whose codes are `line` (by lane).
+    #[inline]
+    fn count_line(&mut self, go: u64, line: &[u8; 64]) {
+        let illegal = 0x0101_0101_0101_0101 * self.illegal as u64;
+        let mut hit = 0u64;
+        for w in 0..8 {
+            let g = (go >> (8 * w)) as u8;
+            if g == 0 {
+                continue;
+            }
+            let codes = u64::from_le_bytes(line[8 * w..8 * w + 8].try_into().expect("8 bytes"));
+            let legal = g & !zero_bytes(codes ^ illegal);
+            self.rank[w] += spread(legal);
+            hit |= ((legal & zero_bytes(codes ^ self.want[w])) as u64) << (8 * w);
+        }
+        for b in bits(hit).map(|b| b as usize) {
+            self.found[b] = self.rank(b);
+        }
+        self.active &= !hit;
+    }
+
+    fn is_active(&self, b: usize) -> bool {
+        self.active & 1 << b != 0
+    }
+}
+
+/// The movers of a group, in move order.
+#[derive(Clone, Copy)]
+struct Movers {
+    /// Whose they are: the passes' [`ChessPasses::id`] and the group's first slot
+    /// (`Index::MAX`: none yet).
+    id: u64,
+    first: Index,
+    count: usize,
+    list: [Mover; MOVERS],
+}
+
+impl Movers {
+    const NONE: Movers = Movers {
+        id: 0,
+        first: Index::MAX,
+        count: 0,
+        list: [Mover {
+            role: Role::King,
+            from: 0,
+            who: Who::Last,
+            dests: 0,
+            quiet: 0,
+            at: [0; 64],
+            reach: [(0, EACH); 28],
+        }; MOVERS],
+    };
+}
+
+/// The squares of a group's fixed pieces: the side to move's (with its king), the
+/// opponent's (with theirs).
+struct Fixed {
+    own: u64,
+    enemy: u64,
+}
+
 /// In [`Mover::reach`]: the move's slot depends on where the last piece stands.
 const EACH: u8 = u8::MAX;
 
@@ -79,10 +193,307 @@ impl ChessPasses<'_> {
         &self,
         first: Index,
         mask: u64,
-        value: impl Fn(Index) -> Value,
+        values: &impl Values,
         mut out: impl FnMut(Index, u8),
     ) {
+        let value = |q: Index| values.value(q);
         let g = self.group_at(first);
+        let l = self.layout();
+        let n = l.pieces.len();
+        let us = g.turn;
+        let next = us.other();
+        let mut base = Position::empty();
+        base.turn = us;
+        base.place(g.wk, Color::White, Role::King);
+        base.place(g.bk, Color::Black, Role::King);
+        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
+            base.place(x, c, r);
+        }
+        let Fixed {
+            own: own_fixed,
+            enemy: enemy_fixed,
+        } = self.fixed(&g);
+        let occ_fixed = own_fixed | enemy_fixed;
+        let (last_color, last_role) = l.pieces[n - 1];
+        let last_ours = last_color == us;
+        // Lane `b` of the masks below is the group's slot `first + b`, the last piece on
+        // `last_square(b)`.
+        let lanes_of = |squares: u64| -> u64 {
+            if self.last_pawn {
+                (squares >> 8) & first_slots(48)
+            } else {
+                squares
+            }
+        };
+        let pos_of = |s: Square| {
+            let mut pos = base;
+            pos.place(s, last_color, last_role);
+            pos
+        };
+        let sq_of = |s: Square| {
+            let mut sq = g.sq;
+            sq[n - 1] = s;
+            sq
+        };
+
+        MOVER_LIST.with(|list| {
+            let mut lists = list.borrow_mut();
+            let k = self.ahead_slot(first);
+            if (lists[k].id, lists[k].first) != (self.id, first) {
+                self.movers_of(&g, first, &mut lists[k]);
+            }
+            let movers = &lists[k].list[..lists[k].count];
+
+            BEFORE.with(|before| {
+                let mut before = before.borrow_mut();
+                before.clear();
+                let mut lanes = Lanes {
+                    rank: [0; 8],
+                    found: [0; 64],
+                    own: [Value::Draw; 64],
+                    want: [0; 8],
+                    illegal: values.code(Value::Illegal),
+                    active: mask,
+                };
+                let len = l.group_len();
+                // Where the values come as codes, a move of the whole group is settled
+                // on its target's line, a word of lanes at a time.
+                let mut line = [0u8; 64];
+                let by_line = values.codes(first, &mut line[..len]);
+                for b in bits(mask).map(|b| b as usize) {
+                    let own = value(first + b as Index);
+                    lanes.own[b] = own;
+                    if by_line {
+                        lanes.want[b / 8] |= (values.code(own.ahead()) as u64) << (b % 8 * 8);
+                    }
+                }
+                // A move of lane `b` that leaves the table: read by its route (an illegal
+                // one reaches an illegal slot of its sub-table). A double step is played
+                // out now, since its legality decides the rank of every later move; its
+                // value is looked up only if no earlier move achieves the value.
+                let exit =
+                    |lanes: &mut Lanes, before: &mut Vec<(u8, u8, Move)>, b: usize, m: Move| {
+                        let s = self.last_square(b as Index);
+                        if !m.is_double_step() {
+                            if let Some(v) = self.exit_value(us, g.wk, g.bk, &sq_of(s), &m) {
+                                lanes.count(b, v);
+                                return;
+                            }
+                        }
+                        if !make(&pos_of(s), &m).in_check(us) {
+                            let k = lanes.step(b);
+                            before.push((b as u8, k, m));
+                        }
+                    };
+                let capture = |t: Square| base.piece_at(t).expect("a piece to take").1;
+                // The last piece's own moves, lane by lane, until each lane's value is met.
+                // The last piece's moves stay in the group of the other side to move
+                // (unless the board turns, or its twin changes places with it): their
+                // codes are read once, as a line.
+                let mut home = [0u8; 64];
+                let home_line = by_line && last_ours && !self.last_twin && self.plain(&g) && {
+                    let at = self.last_moves_to(&g, next, self.last_square(0), 0);
+                    values.codes(at, &mut home[..len])
+                };
+                let last_to = |lanes: &mut Lanes, b: usize, to: Square, s: Square| {
+                    if home_line {
+                        lanes.count_code(b, home[self.digit_of_last(to) as usize]);
+                    } else {
+                        lanes.count(b, value(self.last_moves_to(&g, next, to, s)));
+                    }
+                };
+                let last_moves = |lanes: &mut Lanes, before: &mut Vec<(u8, u8, Move)>, due: u64| {
+                    for b in bits(due & lanes.active).map(|b| b as usize) {
+                        let s = self.last_square(b as Index);
+                        if last_role == Role::Pawn {
+                            moves::pawn_moves(&pos_of(s), s, true, &mut |m| {
+                                if m.converts() || m.is_double_step() {
+                                    exit(lanes, before, b, m);
+                                } else {
+                                    last_to(lanes, b, m.to, s);
+                                }
+                                lanes.is_active(b)
+                            });
+                            continue;
+                        }
+                        let occ = occ_fixed | bb(s);
+                        for t in squares(piece_targets(last_role, s, occ) & !own_fixed & !bb(s)) {
+                            if enemy_fixed & bb(t) != 0 {
+                                exit(lanes, before, b, mv(last_role, s, t, Some(capture(t))));
+                            } else {
+                                last_to(lanes, b, t, s);
+                            }
+                            if !lanes.is_active(b) {
+                                break;
+                            }
+                        }
+                    }
+                };
+                // The lanes whose last piece comes before a mover with this key.
+                let last_before = |key: (u8, Square)| -> u64 {
+                    let last_order = order(last_role);
+                    if last_order < key.0 {
+                        !0
+                    } else if last_order == key.0 {
+                        lanes_of(bb(key.1) - 1)
+                    } else {
+                        0
+                    }
+                };
+                let mut last_pending = if last_ours { mask } else { 0 };
+                for m in movers {
+                    if lanes.active == 0 {
+                        break;
+                    }
+                    let due = last_pending & last_before((order(m.role), m.from));
+                    if due != 0 {
+                        last_pending &= !due;
+                        last_moves(&mut lanes, &mut before, due);
+                    }
+                    if m.role == Role::Pawn {
+                        for b in bits(lanes.active).map(|b| b as usize) {
+                            let s = self.last_square(b as Index);
+                            moves::pawn_moves(&pos_of(s), m.from, true, &mut |mo| {
+                                if mo.converts() || mo.is_double_step() {
+                                    exit(&mut lanes, &mut before, b, mo);
+                                } else {
+                                    lanes.count(b, value(self.slot_of_reach(&g, m, mo.to, s)));
+                                }
+                                lanes.is_active(b)
+                            });
+                        }
+                        continue;
+                    }
+                    let slider = matches!(m.role, Role::Queen | Role::Rook | Role::Bishop);
+                    // Destination by destination, every lane still looking: the slots
+                    // reached lie together, so their cache line is read once.
+                    for t in squares(m.dests) {
+                        let mut go = lanes.active;
+                        if slider {
+                            // The last piece standing between: no move there.
+                            go &= !lanes_of(BETWEEN[m.from as usize][t as usize]);
+                        }
+                        let at_t = lanes_of(bb(t));
+                        if last_ours {
+                            go &= !at_t;
+                        } else if go & at_t != 0 {
+                            // It takes the last piece.
+                            go &= !at_t;
+                            let b = at_t.trailing_zeros() as usize;
+                            exit(
+                                &mut lanes,
+                                &mut before,
+                                b,
+                                mv(m.role, m.from, t, Some(last_role)),
+                            );
+                        }
+                        if enemy_fixed & bb(t) != 0 {
+                            let taken = capture(t);
+                            for b in bits(go).map(|b| b as usize) {
+                                exit(
+                                    &mut lanes,
+                                    &mut before,
+                                    b,
+                                    mv(m.role, m.from, t, Some(taken)),
+                                );
+                            }
+                        } else if go != 0 {
+                            match m.reach[m.at[t as usize] as usize] {
+                                (q, sym) if by_line && sym != EACH => {
+                                    values.codes(q, &mut line[..len]);
+                                    if sym != 0 {
+                                        let p = &self.lane_perm[sym as usize];
+                                        let got = line;
+                                        for b in 0..len {
+                                            line[b] = got[p[b] as usize];
+                                        }
+                                    }
+                                    lanes.count_line(go, &line);
+                                }
+                                _ => {
+                                    for b in bits(go).map(|b| b as usize) {
+                                        let s = self.last_square(b as Index);
+                                        lanes.count(b, value(self.slot_of_reach(&g, m, t, s)));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                last_moves(&mut lanes, &mut before, last_pending);
+                // The deferred moves, each lane's in its order, before its first achieving
+                // move read from the table.
+                let mut decided = 0u64;
+                for &(b, k, m) in before.iter() {
+                    if decided & 1 << b != 0 {
+                        continue;
+                    }
+                    let pos = pos_of(self.last_square(b as Index));
+                    let own = lanes.own[b as usize];
+                    if self
+                        .chess
+                        .outcome(&m, &make(&pos, &m), false)
+                        .value(value)
+                        .back()
+                        == own
+                    {
+                        decided |= 1 << b;
+                        out(b as Index, k);
+                    }
+                }
+                for b in bits(mask & !decided) {
+                    let k = lanes.found[b as usize];
+                    out(b, if k == 0 { NO_MOVE } else { k });
+                }
+            });
+        });
+    }
+
+    /// [`Passes::group_reads`](retro_engine::solve::one_byte::Passes::group_reads): the
+    /// groups that the quiet moves of the kings and fixed pieces reach, worked out now
+    /// and kept for [`ChessPasses::best_moves_of_group`].
+    pub(super) fn best_reads(&self, first: Index, mut out: impl FnMut(Index)) {
+        let g = self.group_at(first);
+        MOVER_LIST.with(|list| {
+            let movers = &mut list.borrow_mut()[self.ahead_slot(first)];
+            self.movers_of(&g, first, movers);
+            for m in &movers.list[..movers.count] {
+                for &(q, t) in &m.reach[..m.quiet.count_ones() as usize] {
+                    if t != EACH {
+                        out(q);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Which of the two kept mover lists is the group's: consecutive groups alternate, so
+    /// the group asked for ahead does not replace the one being worked on.
+    fn ahead_slot(&self, first: Index) -> usize {
+        (first / self.layout().group_len() as Index % 2) as usize
+    }
+
+    /// The squares of group `g`'s kings and fixed pieces, by side.
+    fn fixed(&self, g: &Group) -> Fixed {
+        let l = self.layout();
+        let (mut own, mut enemy) = if g.turn == Color::White {
+            (bb(g.wk), bb(g.bk))
+        } else {
+            (bb(g.bk), bb(g.wk))
+        };
+        for (&(c, _), &x) in l.pieces[..l.pieces.len() - 1].iter().zip(&g.sq) {
+            if c == g.turn {
+                own |= bb(x);
+            } else {
+                enemy |= bb(x);
+            }
+        }
+        Fixed { own, enemy }
+    }
+
+    /// The movers of group `g` (at `first`) in move order, their quiet destinations'
+    /// groups worked out.
+    fn movers_of(&self, g: &Group, first: Index, movers: &mut Movers) {
         let l = self.layout();
         let n = l.pieces.len();
         let us = g.turn;
@@ -92,203 +503,50 @@ impl ChessPasses<'_> {
         } else {
             (g.bk, g.wk)
         };
-        let mut base = Position::empty();
-        base.turn = us;
-        base.place(g.wk, Color::White, Role::King);
-        base.place(g.bk, Color::Black, Role::King);
-        let (mut own_fixed, mut enemy_fixed) = (bb(own_king), bb(enemy_king));
-        for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
-            base.place(x, c, r);
-            if c == us {
-                own_fixed |= bb(x);
+        let Fixed {
+            own: own_fixed,
+            enemy: enemy_fixed,
+        } = self.fixed(g);
+        let occ_fixed = own_fixed | enemy_fixed;
+        let mut count = 0;
+        let mut add = |role: Role, from: Square, who: Who| {
+            let m = &mut movers.list[count];
+            count += 1;
+            (m.role, m.from, m.who, m.dests, m.quiet) = (role, from, who, 0, 0);
+            if role == Role::Pawn {
+                // Its pushes inside the table (the moves themselves are made per position).
+                let white = us == Color::White;
+                let one = if white { from + 8 } else { from - 8 };
+                if occ_fixed & bb(one) == 0 && rank(one) != 7 && rank(one) != 0 {
+                    m.quiet = bb(one);
+                    let two = if white { one + 8 } else { one - 8 };
+                    if rank(from) == if white { 1 } else { 6 } && occ_fixed & bb(two) == 0 {
+                        m.quiet |= bb(two);
+                    }
+                }
             } else {
-                enemy_fixed |= bb(x);
+                m.dests = piece_targets(role, from, occ_fixed) & !own_fixed;
+                if role == Role::King {
+                    m.dests &= !KING[enemy_king as usize];
+                }
+                m.quiet = m.dests & !enemy_fixed;
+            }
+            for (k, t) in squares(m.quiet).enumerate() {
+                m.at[t as usize] = k as u8;
+                m.reach[k] = match self.reach_group(g, next, who, t) {
+                    Reach::Group { first, t } => (first, t),
+                    Reach::Each => (0, EACH),
+                };
+            }
+        };
+        add(Role::King, own_king, Who::King(us));
+        for k in 0..n - 1 {
+            if l.pieces[k].0 == us {
+                add(l.pieces[k].1, g.sq[k], Who::Piece(k));
             }
         }
-        let occ_fixed = own_fixed | enemy_fixed;
-        let (last_color, last_role) = l.pieces[n - 1];
-        let last_ours = last_color == us;
-
-        // The movers in move order, their quiet destinations' groups worked out (in the
-        // thread's array: every entry read is written first, for this group).
-        MOVER_LIST.with(|list| {
-            let mut movers = list.borrow_mut();
-            let mut count = 0;
-            let mut add = |role: Role, from: Square, who: Who| {
-                let m = &mut movers[count];
-                count += 1;
-                (m.role, m.from, m.who, m.dests, m.quiet) = (role, from, who, 0, 0);
-                if role == Role::Pawn {
-                    // Its pushes inside the table (the moves themselves are made per position).
-                    let white = us == Color::White;
-                    let one = if white { from + 8 } else { from - 8 };
-                    if occ_fixed & bb(one) == 0 && rank(one) != 7 && rank(one) != 0 {
-                        m.quiet = bb(one);
-                        let two = if white { one + 8 } else { one - 8 };
-                        if rank(from) == if white { 1 } else { 6 } && occ_fixed & bb(two) == 0 {
-                            m.quiet |= bb(two);
-                        }
-                    }
-                } else {
-                    m.dests = piece_targets(role, from, occ_fixed) & !own_fixed;
-                    if role == Role::King {
-                        m.dests &= !KING[enemy_king as usize];
-                    }
-                    m.quiet = m.dests & !enemy_fixed;
-                }
-                for (k, t) in squares(m.quiet).enumerate() {
-                    m.at[t as usize] = k as u8;
-                    m.reach[k] = match self.reach_group(&g, next, who, t) {
-                        Reach::Group { first, t } => (first, t),
-                        Reach::Each => (0, EACH),
-                    };
-                }
-            };
-            add(Role::King, own_king, Who::King(us));
-            for k in 0..n - 1 {
-                if l.pieces[k].0 == us {
-                    add(l.pieces[k].1, g.sq[k], Who::Piece(k));
-                }
-            }
-            let movers = &mut movers[..count];
-            movers.sort_unstable_by_key(|m| (order(m.role), m.from));
-
-            BEFORE.with(|before| {
-                let mut before = before.borrow_mut();
-                for b in bits(mask) {
-                    let s = self.last_square(b);
-                    let own_value = value(first + b);
-                    let (own, enemy) = if last_ours {
-                        (own_fixed | bb(s), enemy_fixed)
-                    } else {
-                        (own_fixed, enemy_fixed | bb(s))
-                    };
-                    let occ = occ_fixed | bb(s);
-                    let mut pos = base;
-                    pos.place(s, last_color, last_role);
-                    let mut sq = g.sq;
-                    sq[n - 1] = s;
-                    before.clear();
-                    let mut rank_now = 0usize;
-                    let found = Cell::new(None);
-                    // A move to a value `v` for the opponent: false once it achieves the
-                    // value.
-                    let counts = |v: Value, rank_now: &mut usize| -> bool {
-                        if v == Value::Illegal {
-                            return true;
-                        }
-                        *rank_now += 1;
-                        if v.back() == own_value {
-                            found.set(Some(*rank_now));
-                            return false;
-                        }
-                        true
-                    };
-                    // A move that leaves the table: read by its route (an illegal one
-                    // reaches an illegal slot of its sub-table). A double step is played
-                    // out now, since its legality decides the rank of every later move;
-                    // its value is looked up only if no earlier move achieves the value.
-                    let mut exit = |m: Move, rank_now: &mut usize| -> bool {
-                        if !m.is_double_step() {
-                            if let Some(v) = self.exit_value(us, g.wk, g.bk, &sq, &m) {
-                                return counts(v, rank_now);
-                            }
-                        }
-                        if !make(&pos, &m).in_check(us) {
-                            *rank_now += 1;
-                            before.push((*rank_now, m));
-                        }
-                        true
-                    };
-                    // A quiet move to slot `q`.
-                    let quiet = |q: Index, rank_now: &mut usize| counts(value(q), rank_now);
-                    let capture = |t: Square| {
-                        if t == s {
-                            last_role
-                        } else {
-                            pos.piece_at(t).expect("a piece to take").1
-                        }
-                    };
-                    let last_key = (order(last_role), s);
-                    let mut last_done = !last_ours;
-                    let mut go = true;
-                    let mut k = 0;
-                    while go && (k < movers.len() || !last_done) {
-                        let take_last = !last_done
-                            && (k == movers.len()
-                                || last_key < (order(movers[k].role), movers[k].from));
-                        if take_last {
-                            last_done = true;
-                            if last_role == Role::Pawn {
-                                go = moves::pawn_moves(&pos, s, true, &mut |m| {
-                                    if m.converts() || m.is_double_step() {
-                                        exit(m, &mut rank_now)
-                                    } else {
-                                        quiet(self.last_moves_to(&g, next, m.to, s), &mut rank_now)
-                                    }
-                                });
-                                continue;
-                            }
-                            for t in squares(piece_targets(last_role, s, occ) & !own) {
-                                let more = if enemy & bb(t) != 0 {
-                                    exit(mv(last_role, s, t, Some(capture(t))), &mut rank_now)
-                                } else {
-                                    quiet(self.last_moves_to(&g, next, t, s), &mut rank_now)
-                                };
-                                if !more {
-                                    go = false;
-                                    break;
-                                }
-                            }
-                            continue;
-                        }
-                        let m = &movers[k];
-                        k += 1;
-                        if m.role == Role::Pawn {
-                            go = moves::pawn_moves(&pos, m.from, true, &mut |mo| {
-                                if mo.converts() || mo.is_double_step() {
-                                    exit(mo, &mut rank_now)
-                                } else {
-                                    quiet(self.slot_of_reach(&g, m, mo.to, s), &mut rank_now)
-                                }
-                            });
-                            continue;
-                        }
-                        let mut dests = m.dests & !own;
-                        if m.dests & bb(s) != 0
-                            && matches!(m.role, Role::Queen | Role::Rook | Role::Bishop)
-                        {
-                            // The last piece stands on a line of this slider: nothing beyond it.
-                            dests &= piece_targets(m.role, m.from, occ);
-                        }
-                        for t in squares(dests) {
-                            let more = if enemy & bb(t) != 0 {
-                                exit(mv(m.role, m.from, t, Some(capture(t))), &mut rank_now)
-                            } else {
-                                quiet(self.slot_of_reach(&g, m, t, s), &mut rank_now)
-                            };
-                            if !more {
-                                go = false;
-                                break;
-                            }
-                        }
-                    }
-                    let code = before
-                        .iter()
-                        .find(|(_, m)| {
-                            self.chess
-                                .outcome(m, &make(&pos, m), false)
-                                .value(&value)
-                                .back()
-                                == own_value
-                        })
-                        .map(|&(k, _)| k)
-                        .or(found.get())
-                        .map_or(NO_MOVE, |k| k as u8);
-                    out(b, code);
-                }
-            });
-        });
+        movers.list[..count].sort_unstable_by_key(|m| (order(m.role), m.from));
+        (movers.id, movers.first, movers.count) = (self.id, first, count);
     }
 
     /// The slot a quiet move of mover `m` to `t` reaches from the group's slot with the

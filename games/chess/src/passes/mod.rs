@@ -15,6 +15,7 @@ mod start;
 mod zeroing;
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::board::{
     bb, bishop_attacks, pawn_attacks, queen_attacks, rank, rook_attacks, Square, KING, KNIGHT,
@@ -23,8 +24,9 @@ use super::index::Layout;
 use super::material::{Color, Role};
 use super::moves::{self, en_passant_after, legal_moves, make, Move};
 use super::{Chess, Position};
+use crate::index::transform;
 use retro_engine::game::{Index, Outcome, Value};
-use retro_engine::solve::one_byte::{Link, Own, Passes, Start};
+use retro_engine::solve::one_byte::{Link, Own, Passes, Start, Values};
 use retro_engine::solve::SolveError;
 use retro_engine::table::Metric;
 
@@ -77,6 +79,13 @@ pub struct ChessPasses<'a> {
     metric: Metric,
     /// Distance to zeroing with pawns: solved by tiers, a pawn move leaving its tier.
     tiered: bool,
+    /// Per symmetry `t`, per lane `b` (the last piece on `last_square(b)`): the lane of
+    /// the last piece's square turned by `t`, where a move turning the board by `t` finds
+    /// it in the group it reaches.
+    lane_perm: [[u8; 64]; 8],
+    /// A number no other passes of this process have: the best-move pass keeps a group's
+    /// movers in a thread-local list, which must not be taken for another table's.
+    id: u64,
 }
 
 impl<'a> ChessPasses<'a> {
@@ -101,19 +110,36 @@ impl<'a> ChessPasses<'a> {
         for k in 0..n.saturating_sub(1) {
             twin_of_last[k] = pieces[k] == pieces[n - 1];
         }
+        let last_pawn = pieces.last().is_some_and(|p| p.1 == Role::Pawn);
         ChessPasses {
             chess,
             stride,
             twin,
             twin_of_last,
             last_twin: twin_of_last.iter().any(|&t| t),
-            last_pawn: pieces.last().is_some_and(|p| p.1 == Role::Pawn),
+            last_pawn,
             exits: start::Exits::new(&chess.layout, &chess.subs),
             metric,
             tiered: metric == Metric::Dtz && chess.layout.material.has_pawns(),
+            id: NEXT_ID.fetch_add(1, Relaxed),
+            lane_perm: std::array::from_fn(|t| {
+                std::array::from_fn(|b| match (last_pawn, b) {
+                    // A pawn's 48 lanes, its squares less 8 (tables with pawns turn only
+                    // by the file mirror, which keeps a pawn's rank).
+                    (true, 48..) => 0,
+                    (true, b) => match transform(t as u8, b as Square + 8) {
+                        x @ 8..56 => x - 8,
+                        _ => 0,
+                    },
+                    (false, b) => transform(t as u8, b as Square),
+                })
+            }),
         }
     }
 }
+
+/// The next [`ChessPasses::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     /// A move list per worker thread: the start and slowest-exit passes list moves of
@@ -593,10 +619,14 @@ impl Passes for ChessPasses<'_> {
         &self,
         first: Index,
         mask: u64,
-        value: impl Fn(Index) -> Value,
+        values: &impl Values,
         out: impl FnMut(Index, u8),
     ) {
-        self.best_moves_of_group(first, mask, value, out)
+        self.best_moves_of_group(first, mask, values, out)
+    }
+
+    fn group_reads(&self, first: Index, out: impl FnMut(Index)) {
+        self.best_reads(first, out)
     }
 
     fn slowest_exit(&self, i: Index, own: Own) -> u16 {
