@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::deep::Deep;
 use super::packing::Packing;
 use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
-use crate::game::{Index, Value};
+use crate::game::{Index, Value, MAX_WIN_PLIES};
 use crate::table::metric::DTZ_MAX_PLIES;
 
 /// One bit a slot, set and cleared by many threads.
@@ -369,11 +369,12 @@ impl<P: Passes> State<'_, P> {
 
     /// The bits of `m` whose slots (`first + b`) hold `UNKNOWN`.
     pub(super) fn unknown(&self, first: Index, m: u64) -> u64 {
-        let mut u = 0;
-        for b in bits(m) {
-            u |= ((self.get(first + b) == UNKNOWN) as u64) << b;
+        if m == 0 {
+            return 0;
         }
-        u
+        // Up to the highest slot of `m`, which is inside the table.
+        let len = 64 - m.leading_zeros() as usize;
+        self.value.holding_within(first as usize, len, UNKNOWN, m)
     }
 
     /// Propose the slots of `m` (`first + b`) as candidates: those not settled and not
@@ -394,6 +395,18 @@ impl<P: Passes> State<'_, P> {
     /// illegal, or won for the opponent in at most `w` plies.
     pub(super) fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
         let mut a = 0;
+        if self.packing == Packing::Moves {
+            // Wins of at most `w` plies are the bytes from 2 to its win's (the never-lost
+            // mark, a win in 253 plies, is beyond it until the solve is that deep): one
+            // comparison a slot, no value decoded.
+            let most = self.packing.pack(Value::Win(w.min(MAX_WIN_PLIES))) - 2;
+            for b in bits(m) {
+                let x = self.value.get((first + b) as usize);
+                let ok = x == ILLEGAL || x.wrapping_sub(2) <= most;
+                a |= (ok as u64) << b;
+            }
+            return a;
+        }
         for b in bits(m) {
             let ok = match self.get(first + b) {
                 ILLEGAL => true,
