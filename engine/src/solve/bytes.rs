@@ -97,22 +97,23 @@ impl Bytes {
         });
     }
 
-    /// Set the slots `first + b` for each bit `b` of `mask` to `new`, a word at a time.
-    /// `first` is a multiple of 8, the slots inside the array, and no other thread changes
-    /// these words meanwhile (each word is read, then stored whole).
+    /// Set the slots `first + b` for each bit `b` of `mask` (inside the array) to `new`, a
+    /// word at a time. No other thread may change these words meanwhile: each is read,
+    /// then stored whole.
     pub fn set_where(&self, first: usize, mask: u64, new: u8) {
-        debug_assert!(first % 8 == 0);
-        for w in 0..8 {
-            let m = (mask >> (8 * w)) as u8;
-            if m == 0 {
-                continue;
-            }
-            let lanes = spread(m) * 0xff;
-            let word = &self.words[first / 8 + w];
+        let mut m = mask;
+        while m != 0 {
+            let w = (first + m.trailing_zeros() as usize) / 8;
+            // The word's eight slots, as bits of `m` (those before `first` are none).
+            let (lo, hi) = ((w * 8).saturating_sub(first), w * 8 + 8 - first);
+            let part = m & (first_bits(hi) & !first_bits(lo));
+            let lanes = spread((part >> lo << (first + lo - w * 8)) as u8) * 0xff;
+            let word = &self.words[w];
             word.store(
                 word.load(Relaxed) & !lanes | lanes & (ONES * new as u64),
                 Relaxed,
             );
+            m &= !part;
         }
     }
 
@@ -143,6 +144,15 @@ impl Bytes {
             i += take;
         }
         mask & within
+    }
+}
+
+/// The `n` lowest bits (all 64 from 64 on).
+fn first_bits(n: usize) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1 << n) - 1
     }
 }
 
@@ -205,7 +215,7 @@ mod tests {
         #[test]
         fn set_where_and_copy_to_match_byte_by_byte(
             bytes in proptest::collection::vec(any::<u8>(), 64..200),
-            at in 0usize..2,
+            start in 0usize..64,
             mask: u64,
             new: u8,
             first in 0usize..64,
@@ -215,8 +225,9 @@ mod tests {
             for (i, &x) in bytes.iter().enumerate() {
                 b.set(i, x);
             }
-            let start = at * 64;
-            let mask = if start + 64 <= bytes.len() { mask } else { mask & ((1 << (bytes.len() - start)) - 1) };
+            // Inside the array: at least 64 bytes, so some lie past `start`.
+            let inside = (bytes.len() - start).min(64);
+            let mask = if inside == 64 { mask } else { mask & ((1 << inside) - 1) };
             b.set_where(start, mask, new);
             let mut want = bytes.clone();
             for k in 0..64 {
