@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::deep::Deep;
 use super::packing::Packing;
 use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
-use crate::game::{Index, Value, MAX_WIN_PLIES};
+use crate::game::{Index, Value};
 use crate::table::metric::DTZ_MAX_PLIES;
 
 /// One bit a slot, set and cleared by many threads.
@@ -395,11 +395,11 @@ impl<P: Passes> State<'_, P> {
     /// illegal, or won for the opponent in at most `w` plies.
     pub(super) fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
         let mut a = 0;
-        if self.packing == Packing::Moves {
-            // Wins of at most `w` plies are the bytes from 2 to its win's (the never-lost
-            // mark, a win in 253 plies, is beyond it until the solve is that deep): one
-            // comparison a slot, no value decoded.
-            let most = self.packing.pack(Value::Win(w.min(MAX_WIN_PLIES))) - 2;
+        if self.packing.fits(Value::Win(w)) {
+            // Wins of at most `w` plies are the bytes from 2 to its win's, in either
+            // packing (the never-lost mark is beyond it until the solve is that deep, and
+            // the values kept apart are deeper): one comparison a slot, no value decoded.
+            let most = self.packing.pack(Value::Win(w)) - 2;
             for b in bits(m) {
                 let x = self.value.get((first + b) as usize);
                 let ok = x == ILLEGAL || x.wrapping_sub(2) <= most;

@@ -24,6 +24,7 @@
 use std::cell::RefCell;
 
 use super::group::{Group, Reach, Who};
+use super::lanes::Lanes;
 use super::{piece_targets, ChessPasses};
 use crate::board::{bb, rank, squares, Square, KING};
 use crate::index::transform;
@@ -32,7 +33,7 @@ use crate::material::{Color, Role};
 use crate::moves::{self, make, Move};
 use crate::Position;
 use retro_engine::game::{Index, Value, NO_MOVE};
-use retro_engine::solve::one_byte::{bits, first_slots, spread, zero_bytes, Values};
+use retro_engine::solve::one_byte::{bits, first_slots, Values};
 
 thread_local! {
     /// The moves that leave the table, and the double steps, met before the first
@@ -63,88 +64,6 @@ struct Mover {
     /// Per quiet destination, in square order: the group reached and the symmetry turning
     /// the last piece's square ([`EACH`]: slot by slot).
     reach: [(Index, u8); 28],
-}
-
-/// The best-move search of a group's slots, lane `b` for slot `first + b`; bytes by lane
-/// are kept eight to a word (byte `b % 8` of word `b / 8`).
-struct Lanes {
-    /// The legal moves met so far.
-    rank: [u64; 8],
-    /// The rank of the first move achieving the value (0: none yet).
-    found: [u8; 64],
-    /// Each slot's value.
-    own: [Value; 64],
-    /// The code of the value a move must reach to achieve the slot's ([`Values::code`]).
-    want: [u64; 8],
-    /// The code of the illegal slots.
-    illegal: u8,
-    /// The lanes still looking.
-    active: u64,
-}
-
-impl Lanes {
-    fn rank(&self, b: usize) -> u8 {
-        (self.rank[b / 8] >> (b % 8 * 8)) as u8
-    }
-
-    /// Lane `b` meets one more legal move.
-    fn step(&mut self, b: usize) -> u8 {
-        // A position has fewer than 256 moves: no carry into the next lane.
-        self.rank[b / 8] += 1 << (b % 8 * 8);
-        self.rank(b)
-    }
-
-    /// Lane `b`'s next move, to a position of value `v` for the opponent: counted if legal,
-    /// and the lane is done once it achieves the lane's value.
-    #[inline]
-    fn count(&mut self, b: usize, v: Value) {
-        if v == Value::Illegal {
-            return;
-        }
-        let k = self.step(b);
-        if v.back() == self.own[b] {
-            self.found[b] = k;
-            self.active &= !(1 << b);
-        }
-    }
-
-    /// [`Lanes::count`] of a move to a position whose code ([`Values::code`]) is `c`.
-    #[inline]
-    fn count_code(&mut self, b: usize, c: u8) {
-        if c == self.illegal {
-            return;
-        }
-        let k = self.step(b);
-        if c == (self.want[b / 8] >> (b % 8 * 8)) as u8 {
-            self.found[b] = k;
-            self.active &= !(1 << b);
-        }
-    }
-
-    /// The next move of the lanes `go`, to the positions whose codes are `line` (by lane).
-    #[inline]
-    fn count_line(&mut self, go: u64, line: &[u8; 64]) {
-        let illegal = 0x0101_0101_0101_0101 * self.illegal as u64;
-        let mut hit = 0u64;
-        for w in 0..8 {
-            let g = (go >> (8 * w)) as u8;
-            if g == 0 {
-                continue;
-            }
-            let codes = u64::from_le_bytes(line[8 * w..8 * w + 8].try_into().expect("8 bytes"));
-            let legal = g & !zero_bytes(codes ^ illegal);
-            self.rank[w] += spread(legal);
-            hit |= ((legal & zero_bytes(codes ^ self.want[w])) as u64) << (8 * w);
-        }
-        for b in bits(hit).map(|b| b as usize) {
-            self.found[b] = self.rank(b);
-        }
-        self.active &= !hit;
-    }
-
-    fn is_active(&self, b: usize) -> bool {
-        self.active & 1 << b != 0
-    }
 }
 
 /// The movers of a group, in move order.
@@ -247,25 +166,16 @@ impl ChessPasses<'_> {
             BEFORE.with(|before| {
                 let mut before = before.borrow_mut();
                 before.clear();
-                let mut lanes = Lanes {
-                    rank: [0; 8],
-                    found: [0; 64],
-                    own: [Value::Draw; 64],
-                    want: [0; 8],
-                    illegal: values.code(Value::Illegal),
-                    active: mask,
-                };
                 let len = l.group_len();
                 // Where the values come as codes, a move of the whole group is settled
                 // on its target's line, a word of lanes at a time.
                 let mut line = [0u8; 64];
                 let by_line = values.codes(first, &mut line[..len]);
+                let mut lanes = Lanes::new(mask, values.code(Value::Illegal));
                 for b in bits(mask).map(|b| b as usize) {
                     let own = value(first + b as Index);
-                    lanes.own[b] = own;
-                    if by_line {
-                        lanes.want[b / 8] |= (values.code(own.ahead()) as u64) << (b % 8 * 8);
-                    }
+                    // Its code is used only where the values come as codes.
+                    lanes.look_for(b, own, values.code(own.ahead()));
                 }
                 // A move of lane `b` that leaves the table: read by its route (an illegal
                 // one reaches an illegal slot of its sub-table). A double step is played
@@ -303,7 +213,7 @@ impl ChessPasses<'_> {
                     }
                 };
                 let last_moves = |lanes: &mut Lanes, before: &mut Vec<(u8, u8, Move)>, due: u64| {
-                    for b in bits(due & lanes.active).map(|b| b as usize) {
+                    for b in bits(due & lanes.active()).map(|b| b as usize) {
                         let s = self.last_square(b as Index);
                         if last_role == Role::Pawn {
                             moves::pawn_moves(&pos_of(s), s, true, &mut |m| {
@@ -342,7 +252,7 @@ impl ChessPasses<'_> {
                 };
                 let mut last_pending = if last_ours { mask } else { 0 };
                 for m in movers {
-                    if lanes.active == 0 {
+                    if lanes.active() == 0 {
                         break;
                     }
                     let due = last_pending & last_before((order(m.role), m.from));
@@ -351,7 +261,7 @@ impl ChessPasses<'_> {
                         last_moves(&mut lanes, &mut before, due);
                     }
                     if m.role == Role::Pawn {
-                        for b in bits(lanes.active).map(|b| b as usize) {
+                        for b in bits(lanes.active()).map(|b| b as usize) {
                             let s = self.last_square(b as Index);
                             moves::pawn_moves(&pos_of(s), m.from, true, &mut |mo| {
                                 if mo.converts() || mo.is_double_step() {
@@ -368,7 +278,7 @@ impl ChessPasses<'_> {
                     // Destination by destination, every lane still looking: the slots
                     // reached lie together, so their cache line is read once.
                     for t in squares(m.dests) {
-                        let mut go = lanes.active;
+                        let mut go = lanes.active();
                         if slider {
                             // The last piece standing between: no move there.
                             go &= !lanes_of(BETWEEN[m.from as usize][t as usize]);
@@ -429,7 +339,7 @@ impl ChessPasses<'_> {
                         continue;
                     }
                     let pos = pos_of(self.last_square(b as Index));
-                    let own = lanes.own[b as usize];
+                    let own = lanes.own(b as usize);
                     if self
                         .chess
                         .outcome(&m, &make(&pos, &m), false)
@@ -442,8 +352,7 @@ impl ChessPasses<'_> {
                     }
                 }
                 for b in bits(mask & !decided) {
-                    let k = lanes.found[b as usize];
-                    out(b, if k == 0 { NO_MOVE } else { k });
+                    out(b, lanes.found(b as usize).unwrap_or(NO_MOVE));
                 }
             });
         });

@@ -11,6 +11,7 @@
 
 mod best;
 mod group;
+mod lanes;
 mod start;
 mod zeroing;
 
