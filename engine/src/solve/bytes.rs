@@ -169,15 +169,16 @@ pub fn zero_bytes(x: u64) -> u8 {
     ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
-/// Ask for the cache line of a word: a hint, with no effect on any value.
+/// Ask for the cache line holding `at`, so that a read to come finds it there: a hint,
+/// with no effect on any value. For the solvers' arrays, whose reads land far apart.
 #[inline(always)]
-fn prefetch(at: &AtomicU64) {
+pub fn prefetch<T>(at: &T) {
     #[cfg(target_arch = "x86_64")]
     // Safety: prefetching is a hint; it never faults, whatever the address, and here the
-    // address is a live word of the array.
+    // address is a live reference.
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            at as *const AtomicU64 as *const i8,
+            at as *const T as *const i8,
         );
     }
     #[cfg(not(target_arch = "x86_64"))]

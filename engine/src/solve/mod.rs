@@ -12,6 +12,7 @@ pub mod two_queue;
 
 pub use crate::game::SolveError;
 use crate::game::{Game, Records, Solution, SolveOptions};
+pub use bytes::prefetch;
 
 /// Solving any game: with its own solver if it has one ([`Game::own_solution`],
 /// [`Game::own_records`]), else with the generic two-queue solver, the reference.

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::Mnk;
 use retro_engine::game::{Solution, SolveOptions, Value, NO_MOVE};
-use retro_engine::solve::SolveError;
+use retro_engine::solve::{prefetch, SolveError};
 
 /// Solve every position of `game`.
 pub fn solve(game: &Mnk, opts: &SolveOptions) -> Result<Solution, SolveError> {
@@ -128,6 +128,7 @@ fn solve_block(
         }
         let (cme, cthem, gi) = ix.canonical_me_them(me, them);
         let slot = (ix.slot_of_canonical(cme, cthem) - t.base) as usize;
+        // The record about to be written: its miss overlaps the work on the children.
         prefetch(&cur[slot * 2]);
         let (value, mv) = if core.is_some() {
             (Value::Loss(0), NO_MOVE)
@@ -176,19 +177,4 @@ fn solve_block(
         rec[0].store(value.to_byte(), Relaxed);
         rec[1].store(mv, Relaxed);
     }
-}
-
-/// Ask for the cache line of a record about to be written, so that the miss overlaps the
-/// work on the position's children.
-#[inline(always)]
-fn prefetch(at: &AtomicU8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            at as *const AtomicU8 as *const i8,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
 }
