@@ -14,7 +14,11 @@
 //!    of which bytes it held); its predecessors that are unknown, or hold a slower
 //!    tentative win, are won at d + 1.
 //! 3. **Won → lost.** Every slot holding a win at d + 1 marks its predecessors as
-//!    candidates (a bit a slot). Each candidate still unknown is then checked forward
+//!    candidates (a bit a slot). Those slots are found without reading every byte: step 2
+//!    notes the groups it wins (a bit a group), and each chunk which of its wins were
+//!    stored apart from step 2 (ahead, through moves out of the table, or links); only
+//!    those groups and chunks are read. The candidates' scan likewise passes over the
+//!    chunks where none was proposed. Each candidate still unknown is then checked forward
 //!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
 //!    it is lost at one ply more than its slowest move, moves out of the table included
 //!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
@@ -64,7 +68,7 @@ mod passes;
 mod solved;
 mod state;
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -103,6 +107,13 @@ const KEEP: u8 = 128;
 /// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
 const CHUNK: usize = 1 << 14;
 
+/// 256 bits of bytes held ([`State::present`]) for each of `chunks` chunks.
+fn bytes_seen(chunks: usize) -> Vec<[AtomicU64; 4]> {
+    (0..chunks)
+        .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+        .collect()
+}
+
 /// Solve: the value of every slot, its record made when it is read.
 pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, SolveError> {
     let n = passes.slots() as usize;
@@ -125,15 +136,19 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             Some(Bits::new(n)?)
         },
         cand: Bits::new(n)?,
+        proposed: (0..n.div_ceil(chunk))
+            .map(|_| AtomicBool::new(false))
+            .collect(),
+        won_groups: Bits::new(n.div_ceil(group))?,
         fin: Bits::new(n)?,
         tier: None,
         group,
         chunk,
-        present: (0..n.div_ceil(chunk))
-            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
-            .collect(),
+        present: bytes_seen(n.div_ceil(chunk)),
+        apart: bytes_seen(n.div_ceil(chunk)),
         ahead: AtomicU16::new(0),
         too_deep: AtomicU16::new(u16::MAX),
+        deepest_exit: passes.deepest_exit(),
         by_to: Vec::new(),
         by_from: Vec::new(),
     };
@@ -164,7 +179,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                 continue;
             }
             st.tier = Some(cur);
-            for words in &st.present {
+            for words in st.present.iter().chain(&st.apart) {
                 words.iter().for_each(|w| w.store(0, Relaxed));
             }
             st.ahead.store(0, Relaxed);
@@ -256,7 +271,9 @@ fn solve_tier<P: Passes>(
                                 st.value.set(i, ILLEGAL);
                             }
                             Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
-                                st.store(i as Index, UNKNOWN, v);
+                                if st.store(i as Index, UNKNOWN, v) && matches!(v, Value::Win(_)) {
+                                    st.note_apart(i as Index, d);
+                                }
                                 st.note_ahead(d);
                             }
                             Start::Final(_) => st.set_keep(i),
@@ -306,6 +323,10 @@ fn solve_tier<P: Passes>(
             st.widen()?;
         }
         let st = &*st;
+        // The wins at d + 1 have a byte: the groups this depth wins are noted, and the
+        // scan for those wins reads them alone, with the chunks holding such a win stored
+        // apart (the slots kept apart are all read).
+        let noted = packing.fits(Value::Win(d + 1));
         // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
         let won_new = st.each_at(Value::Loss(d), |first, mut mask| {
@@ -326,6 +347,9 @@ fn solve_tier<P: Passes>(
                     if won != 0 {
                         any = true;
                         st.fin.set_mask(q as usize, won);
+                        if noted {
+                            st.note_won_groups(q, won);
+                        }
                     }
                 });
             }
@@ -334,16 +358,25 @@ fn solve_tier<P: Passes>(
                     // Won once the extra moves lose too, at the later depth.
                     if let Value::Loss(e) = l.extra {
                         let w = d.max(e) + 1;
-                        any |= st.try_win(l.from, w, w > d + 1);
+                        if st.try_win(l.from, w, w > d + 1) {
+                            any = true;
+                            st.note_apart(l.from, w);
+                        }
                     }
                 }
             }
             any
         });
-        // Won at d + 1 → candidates → lost.
+        // Won at d + 1 → candidates → lost: the slots holding that win are read in the
+        // groups won above and in the chunks holding one stored apart, not everywhere.
         let w = d + 1;
         {
-            st.each_at(Value::Win(w), |first, mask| {
+            let (seen, groups) = if noted {
+                (&st.apart, Some(&st.won_groups))
+            } else {
+                (&st.present, None)
+            };
+            st.each_at_among(Value::Win(w), seen, groups, |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
                 st.passes
@@ -366,6 +399,9 @@ fn solve_tier<P: Passes>(
             .into_par_iter()
             .map(|c| {
                 let mut any = false;
+                if !st.take_proposed(c) {
+                    return false;
+                }
                 let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
                 // Single slots are taken 64 at a time (the chunk is a multiple of 64).
                 let step = if g == 1 { 64 } else { g };

@@ -1,7 +1,7 @@
 //! The solver's state while it solves: the value bytes, the never-lost, candidate and
 //! settled bits, and the passes over them.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use super::super::bytes::Bytes;
 use super::super::huge::HugeArray;
@@ -79,6 +79,14 @@ pub(super) struct State<'a, P> {
     pub(super) keep: Option<Bits>,
     /// Candidates for a loss at the current depth.
     pub(super) cand: Bits,
+    /// Per chunk of slots: some slot of it was proposed since its candidates were last
+    /// taken. The candidates' scan passes over the others (every other depth, with moves,
+    /// proposes nothing; late in a long table, few chunks have any).
+    pub(super) proposed: Vec<AtomicBool>,
+    /// A bit a group: some slot of it was won by the lost → won pass of the depth being
+    /// solved. The won → lost pass reads these groups, and the chunks holding a win
+    /// stored apart ([`State::apart`]), rather than every byte of the table.
+    pub(super) won_groups: Bits,
     /// Settled: the value cannot change any more (illegal, lost, or won no later than
     /// the depth being solved; a checkmate aside, which tells it from an illegal slot).
     /// Most un-moves from a lost position reach such slots; this bit, eight times denser
@@ -96,11 +104,19 @@ pub(super) struct State<'a, P> {
     /// long table hold a few thousand positions in a few chunks; scanning every byte for
     /// them cost more than solving them.
     pub(super) present: Vec<[AtomicU64; 4]>,
+    /// The same for the wins stored apart from the lost → won pass of their depth (ahead
+    /// of it, through a move out of the table or a link): the won → lost pass scans all
+    /// of a chunk holding such a win of its depth, and of the others only the groups the
+    /// lost → won pass won ([`State::won_groups`]).
+    pub(super) apart: Vec<[AtomicU64; 4]>,
     /// The largest depth of a value stored ahead of its turn (tentative wins, early
     /// losses): the solve goes on at least that far.
     pub(super) ahead: AtomicU16,
     /// The smallest distance found that a record cannot hold (`u16::MAX`: none).
     pub(super) too_deep: AtomicU16,
+    /// [`Passes::deepest_exit`]: a loss checked after the wins at this many plies or more
+    /// is lost one ply later, whatever its moves out of the table.
+    pub(super) deepest_exit: u16,
     /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, sorted by target,
     /// and the same by origin.
     pub(super) by_to: Vec<Link>,
@@ -147,14 +163,36 @@ impl<P: Passes> State<'_, P> {
         let b = self.packing.pack(v);
         let ok = self.value.swap(i as usize, old, b);
         if ok {
-            let word = &self.present[i as usize / self.chunk][b as usize / 64];
-            let bit = 1u64 << (b % 64);
-            // Read before writing: the word's cache line stays shared between threads.
-            if word.load(Relaxed) & bit == 0 {
-                word.fetch_or(bit, Relaxed);
-            }
+            note_byte(&self.present[i as usize / self.chunk], b);
         }
         ok
+    }
+
+    /// The slots `q + b`, `b` a bit of `m`, were just won by the lost → won pass: their
+    /// groups are noted ([`State::won_groups`]). `q` may be any slot (a move that turns
+    /// the board names its slots one by one).
+    pub(super) fn note_won_groups(&self, q: Index, m: u64) {
+        let g = self.group as Index;
+        let (lo, hi) = (
+            q + m.trailing_zeros() as Index,
+            q + 63 - m.leading_zeros() as Index,
+        );
+        for k in lo / g..=hi / g {
+            if !self.won_groups.get(k as usize) {
+                self.won_groups.set(k as usize);
+            }
+        }
+    }
+
+    /// Slot `i`, just won in `w` plies apart from the lost → won pass of that depth, is
+    /// to be found by the won → lost pass's scan ([`State::apart`]).
+    pub(super) fn note_apart(&self, i: Index, w: u16) {
+        if self.packing.fits(Value::Win(w)) {
+            note_byte(
+                &self.apart[i as usize / self.chunk],
+                self.packing.pack(Value::Win(w)),
+            );
+        }
     }
 
     /// Slot `i` is won in `w` plies unless it is won sooner: unknown slots and slower
@@ -178,6 +216,7 @@ impl<P: Passes> State<'_, P> {
             if self.store(i, old, Value::Win(w)) {
                 if ahead {
                     self.note_ahead(w);
+                    self.note_apart(i, w);
                 }
                 return true;
             }
@@ -252,7 +291,24 @@ impl<P: Passes> State<'_, P> {
     pub(super) fn propose(&self, p: Index) {
         if self.get(p) == UNKNOWN && !self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
             self.cand.set(p as usize);
+            self.note_proposed(p as usize);
         }
+    }
+
+    /// Slot `i`'s chunk has a candidate ([`State::proposed`]).
+    fn note_proposed(&self, i: usize) {
+        let flag = &self.proposed[i / self.chunk];
+        // Read before writing: the flag's cache line stays shared between threads.
+        if !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
+    }
+
+    /// Take the flag of chunk `c` ([`State::proposed`]): true if some slot of it was
+    /// proposed.
+    pub(super) fn take_proposed(&self, c: usize) -> bool {
+        let flag = &self.proposed[c];
+        flag.load(Relaxed) && flag.swap(false, Relaxed)
     }
 
     /// Check candidate `p` after the wins at `w` plies (= d + 1) are known: lost if every
@@ -310,8 +366,20 @@ impl<P: Passes> State<'_, P> {
     /// [`State::each_holding`] its byte, or the slots kept apart ([`Deep`]), whose groups
     /// are few; true if `f` returned true for any.
     pub(super) fn each_at(&self, v: Value, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
+        self.each_at_among(v, &self.present, None, f)
+    }
+
+    /// [`State::each_at`] among the chunks that `seen` says held the byte of `v` and the
+    /// groups noted in `groups` ([`State::each_holding`]; the slots kept apart, all).
+    pub(super) fn each_at_among(
+        &self,
+        v: Value,
+        seen: &[[AtomicU64; 4]],
+        groups: Option<&Bits>,
+        f: impl Fn(Index, u64) -> bool + Sync,
+    ) -> bool {
         if self.packing.fits(v) {
-            return self.each_holding(self.packing.pack(v), f);
+            return self.each_holding(self.packing.pack(v), seen, groups, f);
         }
         if self.packing != Packing::Plies {
             return false;
@@ -335,29 +403,57 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
-    /// which), chunk by chunk in parallel; true if `f` returned true for any.
-    pub(super) fn each_holding(&self, b: u8, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
+    /// which), chunk by chunk in parallel: every group of the chunks that `seen` says held
+    /// it, and the groups of the others whose bit `groups` has (taken: all of them are
+    /// cleared); true if `f` returned true for any.
+    fn each_holding(
+        &self,
+        b: u8,
+        seen: &[[AtomicU64; 4]],
+        groups: Option<&Bits>,
+        f: impl Fn(Index, u64) -> bool + Sync,
+    ) -> bool {
         let bit = 1u64 << (b % 64);
         let g = self.group;
         let n = self.value.len();
+        let holding = |first: usize, len: usize| match &self.tier {
+            // Only the words holding slots of the tier are read.
+            Some(t) => match t.mask(first) {
+                0 => 0,
+                m => self.value.holding_within(first, len, b, m),
+            },
+            None => self.value.holding(first, len, b),
+        };
         (0..n.div_ceil(self.chunk))
             .into_par_iter()
             .map(|c| {
                 let mut any = false;
-                if self.present[c][b as usize / 64].load(Relaxed) & bit == 0 {
-                    return false;
+                let (lo, end) = (c * self.chunk, ((c + 1) * self.chunk).min(n));
+                let all = seen[c][b as usize / 64].load(Relaxed) & bit != 0;
+                if let Some(noted) = groups {
+                    // The chunk's groups, 64 at a time (the chunk is whole groups).
+                    let (mut k, last) = (lo / g, end.div_ceil(g));
+                    while k < last {
+                        let take = (last - k).min(64);
+                        let m = noted.take_mask(k, u64::MAX >> (64 - take));
+                        for first in bits(m).map(|j| (k + j as usize) * g) {
+                            let mask = if all {
+                                0
+                            } else {
+                                holding(first, g.min(end - first))
+                            };
+                            if mask != 0 {
+                                any |= f(first as Index, mask);
+                            }
+                        }
+                        k += take;
+                    }
                 }
-                let end = ((c + 1) * self.chunk).min(n);
-                for first in (c * self.chunk..end).step_by(g) {
-                    let len = g.min(end - first);
-                    let mask = match &self.tier {
-                        // Only the words holding slots of the tier are read.
-                        Some(t) => match t.mask(first) {
-                            0 => 0,
-                            m => self.value.holding_within(first, len, b, m),
-                        },
-                        None => self.value.holding(first, len, b),
-                    };
+                if !all {
+                    return any;
+                }
+                for first in (lo..end).step_by(g) {
+                    let mask = holding(first, g.min(end - first));
                     if mask != 0 {
                         any |= f(first as Index, mask);
                     }
@@ -388,6 +484,10 @@ impl<P: Passes> State<'_, P> {
         }
         if m != 0 {
             self.cand.set_mask(first as usize, m);
+            // Its lowest and highest slots: one chunk, or two where a group of single
+            // slots crosses their border.
+            self.note_proposed(first as usize + m.trailing_zeros() as usize);
+            self.note_proposed(first as usize + 63 - m.leading_zeros() as usize);
         }
     }
 
@@ -437,9 +537,22 @@ impl<P: Passes> State<'_, P> {
                 any |= self.check(p, w);
                 continue;
             }
-            let exit = self.passes.slowest_exit(p, &|q| self.own(q));
+            let exit = if w >= self.deepest_exit {
+                0
+            } else {
+                self.passes.slowest_exit(p, &|q| self.own(q))
+            };
             any |= self.lose(p, w.max(exit) + 1, w);
         }
         any
+    }
+}
+
+/// Note byte `b` in a chunk's 256 bits of bytes held.
+fn note_byte(words: &[AtomicU64; 4], b: u8) {
+    let (word, bit) = (&words[b as usize / 64], 1u64 << (b % 64));
+    // Read before writing: the word's cache line stays shared between threads.
+    if word.load(Relaxed) & bit == 0 {
+        word.fetch_or(bit, Relaxed);
     }
 }

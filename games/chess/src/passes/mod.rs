@@ -12,6 +12,7 @@
 mod best;
 mod group;
 mod lanes;
+mod refute;
 mod start;
 mod zeroing;
 
