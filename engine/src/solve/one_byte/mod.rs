@@ -107,13 +107,6 @@ const KEEP: u8 = 128;
 /// About how many slots make a parallel work item ([`State::chunk`]: whole groups).
 const CHUNK: usize = 1 << 14;
 
-/// 256 bits of bytes held ([`State::present`]) for each of `chunks` chunks.
-fn bytes_seen(chunks: usize) -> Vec<[AtomicU64; 4]> {
-    (0..chunks)
-        .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
-        .collect()
-}
-
 /// Solve: the value of every slot, its record made when it is read.
 pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, SolveError> {
     let n = passes.slots() as usize;
@@ -140,12 +133,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             .map(|_| AtomicBool::new(false))
             .collect(),
         won_groups: Bits::new(n.div_ceil(group))?,
+        lost_groups: [Bits::new(n.div_ceil(group))?, Bits::new(n.div_ceil(group))?],
         fin: Bits::new(n)?,
         tier: None,
         group,
         chunk,
-        present: bytes_seen(n.div_ceil(chunk)),
-        apart: bytes_seen(n.div_ceil(chunk)),
+        apart: (0..n.div_ceil(chunk))
+            .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+            .collect(),
         ahead: AtomicU16::new(0),
         too_deep: AtomicU16::new(u16::MAX),
         deepest_exit: passes.deepest_exit(),
@@ -179,7 +174,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                 continue;
             }
             st.tier = Some(cur);
-            for words in st.present.iter().chain(&st.apart) {
+            for words in &st.apart {
                 words.iter().for_each(|w| w.store(0, Relaxed));
             }
             st.ahead.store(0, Relaxed);
@@ -271,8 +266,8 @@ fn solve_tier<P: Passes>(
                                 st.value.set(i, ILLEGAL);
                             }
                             Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
-                                if st.store(i as Index, UNKNOWN, v) && matches!(v, Value::Win(_)) {
-                                    st.note_apart(i as Index, d);
+                                if st.store(i as Index, UNKNOWN, v) {
+                                    st.note_apart(i as Index, v);
                                 }
                                 st.note_ahead(d);
                             }
@@ -329,7 +324,7 @@ fn solve_tier<P: Passes>(
         let noted = packing.fits(Value::Win(d + 1));
         // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
-        let won_new = st.each_at(Value::Loss(d), |first, mut mask| {
+        let won_new = st.each_at(Value::Loss(d), &st.lost_groups[d as usize % 2], |first, mut mask| {
             if d == 0 {
                 // Not checkmates: illegal slots.
                 mask &= !st.fin.mask(first as usize);
@@ -348,7 +343,7 @@ fn solve_tier<P: Passes>(
                         any = true;
                         st.fin.set_mask(q as usize, won);
                         if noted {
-                            st.note_won_groups(q, won);
+                            st.note_groups(&st.won_groups, q, won);
                         }
                     }
                 });
@@ -360,7 +355,7 @@ fn solve_tier<P: Passes>(
                         let w = d.max(e) + 1;
                         if st.try_win(l.from, w, w > d + 1) {
                             any = true;
-                            st.note_apart(l.from, w);
+                            st.note_apart(l.from, Value::Win(w));
                         }
                     }
                 }
@@ -371,12 +366,7 @@ fn solve_tier<P: Passes>(
         // groups won above and in the chunks holding one stored apart, not everywhere.
         let w = d + 1;
         {
-            let (seen, groups) = if noted {
-                (&st.apart, Some(&st.won_groups))
-            } else {
-                (&st.present, None)
-            };
-            st.each_at_among(Value::Win(w), seen, groups, |first, mask| {
+            st.each_at(Value::Win(w), &st.won_groups, |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
                 st.passes

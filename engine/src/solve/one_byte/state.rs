@@ -87,6 +87,9 @@ pub(super) struct State<'a, P> {
     /// solved. The won → lost pass reads these groups, and the chunks holding a win
     /// stored apart ([`State::apart`]), rather than every byte of the table.
     pub(super) won_groups: Bits,
+    /// The same for the losses the candidates' checks store one ply after the wins they
+    /// were checked after (two depths on), by the parity of that loss.
+    pub(super) lost_groups: [Bits; 2],
     /// Settled: the value cannot change any more (illegal, lost, or won no later than
     /// the depth being solved; a checkmate aside, which tells it from an illegal slot).
     /// Most un-moves from a lost position reach such slots; this bit, eight times denser
@@ -99,15 +102,13 @@ pub(super) struct State<'a, P> {
     /// Slots per group ([`Passes::group`]) and per parallel work item (whole groups).
     pub(super) group: usize,
     pub(super) chunk: usize,
-    /// Per chunk of slots, which value bytes some slot of it has held (256 bits):
-    /// a scan for a byte passes over the chunks that never held it. The deep layers of a
-    /// long table hold a few thousand positions in a few chunks; scanning every byte for
-    /// them cost more than solving them.
-    pub(super) present: Vec<[AtomicU64; 4]>,
-    /// The same for the wins stored apart from the lost → won pass of their depth (ahead
-    /// of it, through a move out of the table or a link): the won → lost pass scans all
-    /// of a chunk holding such a win of its depth, and of the others only the groups the
-    /// lost → won pass won ([`State::won_groups`]).
+    /// Per chunk of slots, which value bytes (256 bits) some slot of it took apart from
+    /// the pass that notes its group ([`State::won_groups`], [`State::lost_groups`]): a
+    /// win stored ahead (through a move out of the table) or through a link, a loss from
+    /// the start or beyond the next depth. A scan for a byte reads every group of the
+    /// chunks that took it apart, and of the others only the noted groups. The deep
+    /// layers of a long table hold a few thousand positions in a few groups; scanning
+    /// every byte for them cost more than solving them.
     pub(super) apart: Vec<[AtomicU64; 4]>,
     /// The largest depth of a value stored ahead of its turn (tentative wins, early
     /// losses): the solve goes on at least that far.
@@ -160,38 +161,30 @@ impl<P: Passes> State<'_, P> {
             self.too_deep.fetch_min(d, Relaxed);
             return false;
         }
-        let b = self.packing.pack(v);
-        let ok = self.value.swap(i as usize, old, b);
-        if ok {
-            note_byte(&self.present[i as usize / self.chunk], b);
-        }
-        ok
+        self.value.swap(i as usize, old, self.packing.pack(v))
     }
 
-    /// The slots `q + b`, `b` a bit of `m`, were just won by the lost → won pass: their
-    /// groups are noted ([`State::won_groups`]). `q` may be any slot (a move that turns
-    /// the board names its slots one by one).
-    pub(super) fn note_won_groups(&self, q: Index, m: u64) {
+    /// Note the groups of the slots `q + b`, `b` a bit of `m`, in `groups`
+    /// ([`State::won_groups`], [`State::lost_groups`]). `q` may be any slot (a move that
+    /// turns the board names its slots one by one).
+    pub(super) fn note_groups(&self, groups: &Bits, q: Index, m: u64) {
         let g = self.group as Index;
         let (lo, hi) = (
             q + m.trailing_zeros() as Index,
             q + 63 - m.leading_zeros() as Index,
         );
         for k in lo / g..=hi / g {
-            if !self.won_groups.get(k as usize) {
-                self.won_groups.set(k as usize);
+            if !groups.get(k as usize) {
+                groups.set(k as usize);
             }
         }
     }
 
-    /// Slot `i`, just won in `w` plies apart from the lost → won pass of that depth, is
-    /// to be found by the won → lost pass's scan ([`State::apart`]).
-    pub(super) fn note_apart(&self, i: Index, w: u16) {
-        if self.packing.fits(Value::Win(w)) {
-            note_byte(
-                &self.apart[i as usize / self.chunk],
-                self.packing.pack(Value::Win(w)),
-            );
+    /// Slot `i` just took `v` apart from the passes that note their groups: it is to be
+    /// found by the scan for `v` ([`State::apart`]).
+    pub(super) fn note_apart(&self, i: Index, v: Value) {
+        if self.packing.fits(v) {
+            note_byte(&self.apart[i as usize / self.chunk], self.packing.pack(v));
         }
     }
 
@@ -216,7 +209,7 @@ impl<P: Passes> State<'_, P> {
             if self.store(i, old, Value::Win(w)) {
                 if ahead {
                     self.note_ahead(w);
-                    self.note_apart(i, w);
+                    self.note_apart(i, Value::Win(w));
                 }
                 return true;
             }
@@ -355,6 +348,11 @@ impl<P: Passes> State<'_, P> {
         let stored = self.store(p, UNKNOWN, Value::Loss(d));
         if stored {
             self.fin.set(p as usize);
+            if d == w + 1 {
+                self.note_groups(&self.lost_groups[d as usize % 2], p, 1);
+            } else {
+                self.note_apart(p, Value::Loss(d));
+            }
         }
         if stored && d > w + 1 {
             self.note_ahead(d);
@@ -363,23 +361,17 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// Run `f(first, mask)` on every group with slots holding `v` (the mask says which):
-    /// [`State::each_holding`] its byte, or the slots kept apart ([`Deep`]), whose groups
-    /// are few; true if `f` returned true for any.
-    pub(super) fn each_at(&self, v: Value, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
-        self.each_at_among(v, &self.present, None, f)
-    }
-
-    /// [`State::each_at`] among the chunks that `seen` says held the byte of `v` and the
-    /// groups noted in `groups` ([`State::each_holding`]; the slots kept apart, all).
-    pub(super) fn each_at_among(
+    /// [`State::each_holding`] its byte, in the groups of `groups` and the chunks that took
+    /// it apart, or the slots kept apart ([`Deep`]), whose groups are few; true if `f`
+    /// returned true for any.
+    pub(super) fn each_at(
         &self,
         v: Value,
-        seen: &[[AtomicU64; 4]],
-        groups: Option<&Bits>,
+        groups: &Bits,
         f: impl Fn(Index, u64) -> bool + Sync,
     ) -> bool {
         if self.packing.fits(v) {
-            return self.each_holding(self.packing.pack(v), seen, groups, f);
+            return self.each_holding(self.packing.pack(v), groups, f);
         }
         if self.packing != Packing::Plies {
             return false;
@@ -403,14 +395,13 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
-    /// which), chunk by chunk in parallel: every group of the chunks that `seen` says held
-    /// it, and the groups of the others whose bit `groups` has (taken: all of them are
-    /// cleared); true if `f` returned true for any.
+    /// which), chunk by chunk in parallel: every group of the chunks that took it apart
+    /// ([`State::apart`]), and of the others the groups whose bit `groups` has (taken:
+    /// all of them are cleared); true if `f` returned true for any.
     fn each_holding(
         &self,
         b: u8,
-        seen: &[[AtomicU64; 4]],
-        groups: Option<&Bits>,
+        groups: &Bits,
         f: impl Fn(Index, u64) -> bool + Sync,
     ) -> bool {
         let bit = 1u64 << (b % 64);
@@ -429,25 +420,19 @@ impl<P: Passes> State<'_, P> {
             .map(|c| {
                 let mut any = false;
                 let (lo, end) = (c * self.chunk, ((c + 1) * self.chunk).min(n));
-                let all = seen[c][b as usize / 64].load(Relaxed) & bit != 0;
-                if let Some(noted) = groups {
-                    // The chunk's groups, 64 at a time (the chunk is whole groups).
-                    let (mut k, last) = (lo / g, end.div_ceil(g));
-                    while k < last {
-                        let take = (last - k).min(64);
-                        let m = noted.take_mask(k, u64::MAX >> (64 - take));
-                        for first in bits(m).map(|j| (k + j as usize) * g) {
-                            let mask = if all {
-                                0
-                            } else {
-                                holding(first, g.min(end - first))
-                            };
-                            if mask != 0 {
-                                any |= f(first as Index, mask);
-                            }
+                let all = self.apart[c][b as usize / 64].load(Relaxed) & bit != 0;
+                // The chunk's groups, 64 at a time (the chunk is whole groups).
+                let (mut k, last) = (lo / g, end.div_ceil(g));
+                while k < last {
+                    let take = (last - k).min(64);
+                    let m = groups.take_mask(k, u64::MAX >> (64 - take));
+                    for first in bits(m).map(|j| (k + j as usize) * g) {
+                        let mask = if all { 0 } else { holding(first, g.min(end - first)) };
+                        if mask != 0 {
+                            any |= f(first as Index, mask);
                         }
-                        k += take;
                     }
+                    k += take;
                 }
                 if !all {
                     return any;
