@@ -320,6 +320,13 @@ pub trait Records: Sync {
     fn damage(&self) -> Option<TableError> {
         None
     }
+    /// OPTIONAL. How many slots of `lo..hi` have each code of `metric`
+    /// ([`Metric::code`](crate::table::Metric::code)) as their value, which a table's
+    /// header records before its records are written. Default: `None`, and the writer
+    /// reads [`Records::value`] slot by slot.
+    fn histogram(&self, _lo: Index, _hi: Index, _metric: crate::table::Metric) -> Option<Vec<u64>> {
+        None
+    }
     /// Every record, in memory.
     fn to_solution(&self, progress: &dyn Progress) -> Solution {
         use rayon::prelude::*;

@@ -86,6 +86,14 @@ impl Records for Watched<'_> {
     fn damage(&self) -> Option<TableError> {
         self.plugin.damage()
     }
+    fn histogram(
+        &self,
+        lo: crate::game::Index,
+        hi: crate::game::Index,
+        metric: crate::table::Metric,
+    ) -> Option<Vec<u64>> {
+        self.records.histogram(lo, hi, metric)
+    }
 }
 
 /// Write a solution of `plugin` as its table in `dir`.

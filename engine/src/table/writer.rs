@@ -48,6 +48,9 @@ pub fn histogram(payload: &[u8], metric: Metric) -> Vec<u64> {
 
 /// The histogram of the values of `records`' slots `lo..hi`, by [`Metric::code`].
 fn value_histogram(records: &dyn Records, lo: u64, hi: u64, metric: Metric) -> Vec<u64> {
+    if let Some(h) = records.histogram(lo, hi, metric) {
+        return h;
+    }
     const STEP: u64 = 1 << 16;
     let bins = metric.codes();
     (0..(hi - lo).div_ceil(STEP))

@@ -324,44 +324,48 @@ fn solve_tier<P: Passes>(
         let noted = packing.fits(Value::Win(d + 1));
         // Lost at d → won at d + 1. (Where bytes count moves, an odd loss, which no record
         // holds, would read as the even one.)
-        let won_new = st.each_at(Value::Loss(d), &st.lost_groups[d as usize % 2], |first, mut mask| {
-            if d == 0 {
-                // Not checkmates: illegal slots.
-                mask &= !st.fin.mask(first as usize);
-            }
-            let mut any = false;
-            if mask != 0 {
-                st.passes.group_predecessors(first, mask, |q, m| {
-                    let mut won = 0;
-                    for b in bits(m & !st.fin.mask(q as usize)) {
-                        if st.try_win(q + b, d + 1, false) {
-                            won |= 1 << b;
+        let won_new = st.each_at(
+            Value::Loss(d),
+            &st.lost_groups[d as usize % 2],
+            |first, mut mask| {
+                if d == 0 {
+                    // Not checkmates: illegal slots.
+                    mask &= !st.fin.mask(first as usize);
+                }
+                let mut any = false;
+                if mask != 0 {
+                    st.passes.group_predecessors(first, mask, |q, m| {
+                        let mut won = 0;
+                        for b in bits(m & !st.fin.mask(q as usize)) {
+                            if st.try_win(q + b, d + 1, false) {
+                                won |= 1 << b;
+                            }
                         }
-                    }
-                    // Nothing is won sooner than d + 1 from now on.
-                    if won != 0 {
-                        any = true;
-                        st.fin.set_mask(q as usize, won);
-                        if noted {
-                            st.note_groups(&st.won_groups, q, won);
-                        }
-                    }
-                });
-            }
-            for q in bits(mask).map(|b| first + b) {
-                for l in st.links_to(q) {
-                    // Won once the extra moves lose too, at the later depth.
-                    if let Value::Loss(e) = l.extra {
-                        let w = d.max(e) + 1;
-                        if st.try_win(l.from, w, w > d + 1) {
+                        // Nothing is won sooner than d + 1 from now on.
+                        if won != 0 {
                             any = true;
-                            st.note_apart(l.from, Value::Win(w));
+                            st.fin.set_mask(q as usize, won);
+                            if noted {
+                                st.note_groups(&st.won_groups, q, won);
+                            }
+                        }
+                    });
+                }
+                for q in bits(mask).map(|b| first + b) {
+                    for l in st.links_to(q) {
+                        // Won once the extra moves lose too, at the later depth.
+                        if let Value::Loss(e) = l.extra {
+                            let w = d.max(e) + 1;
+                            if st.try_win(l.from, w, w > d + 1) {
+                                any = true;
+                                st.note_apart(l.from, Value::Win(w));
+                            }
                         }
                     }
                 }
-            }
-            any
-        });
+                any
+            },
+        );
         // Won at d + 1 → candidates → lost: the slots holding that win are read in the
         // groups won above and in the chunks holding one stored apart, not everywhere.
         let w = d + 1;

@@ -2,6 +2,8 @@
 
 use std::sync::LazyLock;
 
+use rayon::prelude::*;
+
 use super::super::bytes::Bytes;
 use super::deep::Deep;
 use super::packing::Packing;
@@ -49,6 +51,43 @@ impl<P: Passes> Records for Solved<P> {
 
     fn value(&self, i: Index) -> Value {
         self.value_of(i as usize)
+    }
+
+    /// Where each byte is one value (moves, the illegal slots [`KEEP`]), the bytes are
+    /// counted, then each byte's count goes to its value's code.
+    fn histogram(&self, lo: Index, hi: Index, metric: Metric) -> Option<Vec<u64>> {
+        if self.packing != Packing::Moves || !matches!(self.illegal, Illegal::Byte) {
+            return None;
+        }
+        const STEP: Index = 1 << 16;
+        let bytes = (0..(hi - lo).div_ceil(STEP))
+            .into_par_iter()
+            .map(|c| {
+                let (a, b) = (lo + c * STEP, (lo + (c + 1) * STEP).min(hi));
+                let mut buf = vec![0u8; (b - a) as usize];
+                self.value.copy_to(a as usize, &mut buf);
+                let mut n = [0u64; 256];
+                for &x in &buf {
+                    n[x as usize] += 1;
+                }
+                n
+            })
+            .reduce(
+                || [0; 256],
+                |mut x, y| {
+                    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+                    x
+                },
+            );
+        let mut h = vec![0u64; metric.codes()];
+        for (b, &n) in bytes.iter().enumerate().filter(|&(_, &n)| n > 0) {
+            let v = match b as u8 {
+                KEEP => Value::Illegal,
+                b => self.packing.unpack(b),
+            };
+            h[metric.code(v)] += n;
+        }
+        Some(h)
     }
 
     /// The best move is the first move, in the game's move order, achieving the value:

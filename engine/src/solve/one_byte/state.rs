@@ -398,12 +398,7 @@ impl<P: Passes> State<'_, P> {
     /// which), chunk by chunk in parallel: every group of the chunks that took it apart
     /// ([`State::apart`]), and of the others the groups whose bit `groups` has (taken:
     /// all of them are cleared); true if `f` returned true for any.
-    fn each_holding(
-        &self,
-        b: u8,
-        groups: &Bits,
-        f: impl Fn(Index, u64) -> bool + Sync,
-    ) -> bool {
+    fn each_holding(&self, b: u8, groups: &Bits, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
         let bit = 1u64 << (b % 64);
         let g = self.group;
         let n = self.value.len();
@@ -427,7 +422,11 @@ impl<P: Passes> State<'_, P> {
                     let take = (last - k).min(64);
                     let m = groups.take_mask(k, u64::MAX >> (64 - take));
                     for first in bits(m).map(|j| (k + j as usize) * g) {
-                        let mask = if all { 0 } else { holding(first, g.min(end - first)) };
+                        let mask = if all {
+                            0
+                        } else {
+                            holding(first, g.min(end - first))
+                        };
                         if mask != 0 {
                             any |= f(first as Index, mask);
                         }
@@ -453,8 +452,13 @@ impl<P: Passes> State<'_, P> {
         if m == 0 {
             return 0;
         }
-        // Up to the highest slot of `m`, which is inside the table.
-        let len = 64 - m.leading_zeros() as usize;
+        // Up to the highest slot of `m`, which is inside the table; a whole group's words
+        // where the table goes on that far (the words without a slot of `m` are not read).
+        let len = if first as usize + 64 <= self.value.len() {
+            64
+        } else {
+            64 - m.leading_zeros() as usize
+        };
         self.value.holding_within(first as usize, len, UNKNOWN, m)
     }
 
