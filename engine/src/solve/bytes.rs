@@ -66,7 +66,12 @@ impl Bytes {
             let word = self.words[i / 8].load(Relaxed).to_le_bytes();
             let o = i % 8;
             let take = (8 - o).min(out.len() - k);
-            out[k..k + take].copy_from_slice(&word[o..o + take]);
+            if take == 8 {
+                // A whole word: a copy of known length, no call to a copying routine.
+                out[k..k + 8].copy_from_slice(&word);
+            } else {
+                out[k..k + take].copy_from_slice(&word[o..o + take]);
+            }
             k += take;
         }
     }
