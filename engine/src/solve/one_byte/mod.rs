@@ -9,21 +9,24 @@
 //!    (terminal, or every move leaves the table), or open. An open slot with a move out of
 //!    the table to a loss for the opponent holds that win at once, as a *tentative* value
 //!    that a quicker win replaces; one with a move out to a draw is marked *never lost*.
-//! 2. **Depth d, lost → won.** Every slot holding a loss at d is found by scanning the
-//!    bytes (only the chunks of slots that ever held that byte: each chunk keeps 256 bits
-//!    of which bytes it held); its predecessors that are unknown, or hold a slower
-//!    tentative win, are won at d + 1.
+//! 2. **Depth d, lost → won.** Every slot holding a loss at d is found (see *Scans*
+//!    below); its predecessors that are unknown, or hold a slower tentative win, are won
+//!    at d + 1.
 //! 3. **Won → lost.** Every slot holding a win at d + 1 marks its predecessors as
-//!    candidates (a bit a slot). Those slots are found without reading every byte: step 2
-//!    notes the groups it wins (a bit a group), and each chunk which of its wins were
-//!    stored apart from step 2 (ahead, through moves out of the table, or links); only
-//!    those groups and chunks are read. The candidates' scan likewise passes over the
-//!    chunks where none was proposed. Each candidate still unknown is then checked forward
+//!    candidates (a bit a slot). Each candidate still unknown is then checked forward
 //!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
 //!    it is lost at one ply more than its slowest move, moves out of the table included
 //!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
 //!    sub-table): the loss is then stored early, exact already, and scanned at its depth.
 //! 4. What is never reached is a draw.
+//!
+//! **Scans.** The slots holding the value of a depth are found without reading every
+//! byte: the pass that stores a depth's values notes their groups (a bit a group: step 2
+//! its wins, step 3 the losses one ply after the wins checked), and each chunk of slots
+//! notes which bytes it took apart from those passes (a tentative win from the start, a
+//! link's win, a loss from the start or stored early: 256 bits a chunk). A scan reads
+//! the noted groups and every group of the chunks that took its byte apart. The
+//! candidates' scan likewise passes over the chunks where none was proposed.
 //!
 //! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
 //! change (illegal, lost, or won no later than the depth solved). Most predecessors of a
