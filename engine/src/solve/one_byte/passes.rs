@@ -67,10 +67,11 @@ pub trait Passes: Sync {
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8;
 
     /// OPTIONAL. The longest a move out of the table can take, in plies, to the end (a
-    /// win or loss in a sub-table); default: as long as a record holds. Below 252 (126
-    /// with [`Metric::Dtz`]), no position of the table can be won in 253 plies (127) before
-    /// the solve gets that deep, and the solver keeps its never-lost mark in that value's
-    /// byte meanwhile, not in a bit of its own.
+    /// win or loss in a sub-table): a bound on every [`Passes::slowest_exit`], which the
+    /// solver no longer asks once its depth is past it. Default: as long as a record
+    /// holds. Below 252 (126 with [`Metric::Dtz`]), no position of the table can be won in
+    /// 253 plies (127) before the solve gets that deep, and the solver keeps its never-lost
+    /// mark in that value's byte meanwhile, not in a bit of its own.
     fn deepest_exit(&self) -> u16 {
         MAX_LOSS_PLIES
     }
