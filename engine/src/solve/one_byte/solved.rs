@@ -34,6 +34,12 @@ pub(super) enum Illegal {
 }
 
 impl<P> Solved<P> {
+    /// True where each byte is one value ([`code_value`]): values in moves, the illegal
+    /// slots [`KEEP`]. The bytes can then be read as they are.
+    fn bytes_are_values(&self) -> bool {
+        self.packing == Packing::Moves && matches!(self.illegal, Illegal::Byte)
+    }
+
     #[inline]
     fn value_of(&self, i: usize) -> Value {
         match (self.value.get(i), &self.illegal) {
@@ -56,7 +62,7 @@ impl<P: Passes> Records for Solved<P> {
     /// Where each byte is one value (moves, the illegal slots [`KEEP`]), the bytes are
     /// counted, then each byte's count goes to its value's code.
     fn histogram(&self, lo: Index, hi: Index, metric: Metric) -> Option<Vec<u64>> {
-        if self.packing != Packing::Moves || !matches!(self.illegal, Illegal::Byte) {
+        if !self.bytes_are_values() {
             return None;
         }
         const STEP: Index = 1 << 16;
@@ -81,11 +87,7 @@ impl<P: Passes> Records for Solved<P> {
             );
         let mut h = vec![0u64; metric.codes()];
         for (b, &n) in bytes.iter().enumerate().filter(|&(_, &n)| n > 0) {
-            let v = match b as u8 {
-                KEEP => Value::Illegal,
-                b => self.packing.unpack(b),
-            };
-            h[metric.code(v)] += n;
+            h[metric.code(code_value(b as u8))] += n;
         }
         Some(h)
     }
@@ -152,12 +154,16 @@ impl<P: Passes> Records for Solved<P> {
 
 /// Per code of [`Read`] (a byte of the solve, values in moves, the illegal slots
 /// [`KEEP`]), the first byte of its record.
-static RECORD_BYTE: LazyLock<[u8; 256]> = LazyLock::new(|| {
-    std::array::from_fn(|b| match b as u8 {
-        KEEP => Value::Illegal.to_byte(),
-        b => Value::from_packed(b).to_byte(),
-    })
-});
+static RECORD_BYTE: LazyLock<[u8; 256]> =
+    LazyLock::new(|| std::array::from_fn(|b| code_value(b as u8).to_byte()));
+
+/// The value of byte `b` where the bytes are the values ([`Solved::bytes_are_values`]).
+fn code_value(b: u8) -> Value {
+    match b {
+        KEEP => Value::Illegal,
+        b => Value::from_packed(b),
+    }
+}
 
 /// The values of a solved table as the best-move pass reads them: where the bytes alone
 /// tell every value (each legal value its byte, the illegal slots [`KEEP`]), the bytes.
@@ -169,11 +175,10 @@ impl<P> Values for Read<'_, P> {
     }
 
     fn codes(&self, q: Index, out: &mut [u8]) -> bool {
-        let s = self.0;
-        if s.packing != Packing::Moves || !matches!(s.illegal, Illegal::Byte) {
+        if !self.0.bytes_are_values() {
             return false;
         }
-        s.value.copy_to(q as usize, out);
+        self.0.value.copy_to(q as usize, out);
         true
     }
 
