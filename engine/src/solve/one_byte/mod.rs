@@ -24,9 +24,10 @@
 //! byte: the pass that stores a depth's values notes their groups (a bit a group: step 2
 //! its wins, step 3 the losses one ply after the wins checked), and each chunk of slots
 //! notes which bytes it took apart from those passes (a tentative win from the start, a
-//! link's win, a loss from the start or stored early: 256 bits a chunk). A scan reads
-//! the noted groups and every group of the chunks that took its byte apart. The
-//! candidates' scan likewise passes over the chunks where none was proposed.
+//! link's win, a loss from the start or stored early: 256 bits a chunk), and each group
+//! which bands of depths (eight bits a group). A scan reads the noted groups and, in the
+//! chunks that took its byte apart, the groups with its band. The candidates' scan
+//! likewise passes over the chunks where none was proposed.
 //!
 //! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
 //! change (illegal, lost, or won no later than the depth solved). Most predecessors of a
@@ -76,8 +77,9 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::bytes::Bytes;
+use super::huge::HugeArray;
 use super::SolveError;
-use crate::game::{Index, SolveOptions, Value};
+use crate::game::{Index, SolveOptions, Value, MAX_LOSS_PLIES};
 use packing::Packing;
 use solved::Illegal;
 use state::{Bits, State};
@@ -144,6 +146,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         apart: (0..n.div_ceil(chunk))
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),
+        apart_groups: HugeArray::zeroed(n.div_ceil(group)).map_err(|source| {
+            SolveError::Memory {
+                bytes: n.div_ceil(group) as u64,
+                source,
+            }
+        })?,
+        // Eight bands up to the deepest move out (past a record's range: all in one).
+        band_plies: (passes.deepest_exit().min(MAX_LOSS_PLIES) + 2).div_ceil(8),
         ahead: AtomicU16::new(0),
         too_deep: AtomicU16::new(u16::MAX),
         deepest_exit: passes.deepest_exit(),
@@ -177,9 +187,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
                 continue;
             }
             st.tier = Some(cur);
-            for words in &st.apart {
-                words.iter().for_each(|w| w.store(0, Relaxed));
-            }
+            st.clear_apart();
             st.ahead.store(0, Relaxed);
             solve_tier(&mut st, n, &format!("tier {t}: "), opts)?;
             if st.keep.is_none() {

@@ -1,7 +1,7 @@
 //! The solver's state while it solves: the value bytes, the never-lost, candidate and
 //! settled bits, and the passes over them.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use super::super::bytes::Bytes;
 use super::super::huge::HugeArray;
@@ -110,6 +110,15 @@ pub(super) struct State<'a, P> {
     /// layers of a long table hold a few thousand positions in a few groups; scanning
     /// every byte for them cost more than solving them.
     pub(super) apart: Vec<[AtomicU64; 4]>,
+    /// Per group, which depths its slots took apart, eight bits for eight bands of
+    /// [`State::band_plies`] plies (the last open-ended): in the chunks that took a byte
+    /// apart, the scan reads only the groups with that byte's band (and the noted ones).
+    /// A pawn table's start stores wins ahead in every chunk (promotions, captures of a
+    /// piece), of many depths, but each group holds few of them.
+    pub(super) apart_groups: HugeArray<AtomicU8>,
+    /// Plies a band of [`State::apart_groups`] covers: the values stored apart are mostly
+    /// those of moves out of the table, up to [`Passes::deepest_exit`] plies.
+    pub(super) band_plies: u16,
     /// The largest depth of a value stored ahead of its turn (tentative wins, early
     /// losses): the solve goes on at least that far.
     pub(super) ahead: AtomicU16,
@@ -185,7 +194,30 @@ impl<P: Passes> State<'_, P> {
     pub(super) fn note_apart(&self, i: Index, v: Value) {
         if self.packing.fits(v) {
             note_byte(&self.apart[i as usize / self.chunk], self.packing.pack(v));
+            let (band, k) = (self.band(v), i as usize / self.group);
+            // Read before writing: the start notes most slots' groups again and again.
+            if self.apart_groups[k].load(Relaxed) & band == 0 {
+                self.apart_groups[k].fetch_or(band, Relaxed);
+            }
         }
+    }
+
+    /// The bit of `v`'s band of depths in [`State::apart_groups`].
+    fn band(&self, v: Value) -> u8 {
+        let (Value::Win(d) | Value::Loss(d)) = v else {
+            return 0;
+        };
+        1 << (d / self.band_plies).min(7)
+    }
+
+    /// Clear the values noted apart, for a new tier.
+    pub(super) fn clear_apart(&self) {
+        self.apart
+            .par_iter()
+            .for_each(|words| words.iter().for_each(|w| w.store(0, Relaxed)));
+        self.apart_groups
+            .par_chunks(1 << 16)
+            .for_each(|c| c.iter().for_each(|b| b.store(0, Relaxed)));
     }
 
     /// Slot `i` is won in `w` plies unless it is won sooner: unknown slots and slower
@@ -371,7 +403,7 @@ impl<P: Passes> State<'_, P> {
         f: impl Fn(Index, u64) -> bool + Sync,
     ) -> bool {
         if self.packing.fits(v) {
-            return self.each_holding(self.packing.pack(v), groups, f);
+            return self.each_holding(self.packing.pack(v), self.band(v), groups, f);
         }
         if self.packing != Packing::Plies {
             return false;
@@ -395,10 +427,17 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// Run `f(first, mask)` on every group with slots holding byte `b` (the mask says
-    /// which), chunk by chunk in parallel: every group of the chunks that took it apart
-    /// ([`State::apart`]), and of the others the groups whose bit `groups` has (taken:
-    /// all of them are cleared); true if `f` returned true for any.
-    fn each_holding(&self, b: u8, groups: &Bits, f: impl Fn(Index, u64) -> bool + Sync) -> bool {
+    /// which), chunk by chunk in parallel: the groups whose bit `groups` has (taken: all
+    /// of them are cleared), and in the chunks that took `b` apart ([`State::apart`]) the
+    /// groups with its `band` ([`State::apart_groups`]); true if `f` returned true for
+    /// any.
+    fn each_holding(
+        &self,
+        b: u8,
+        band: u8,
+        groups: &Bits,
+        f: impl Fn(Index, u64) -> bool + Sync,
+    ) -> bool {
         let bit = 1u64 << (b % 64);
         let g = self.group;
         let n = self.value.len();
@@ -415,32 +454,28 @@ impl<P: Passes> State<'_, P> {
             .map(|c| {
                 let mut any = false;
                 let (lo, end) = (c * self.chunk, ((c + 1) * self.chunk).min(n));
-                let all = self.apart[c][b as usize / 64].load(Relaxed) & bit != 0;
+                let apart = self.apart[c][b as usize / 64].load(Relaxed) & bit != 0;
                 // The chunk's groups, 64 at a time (the chunk is whole groups).
                 let (mut k, last) = (lo / g, end.div_ceil(g));
                 while k < last {
                     let take = (last - k).min(64);
-                    let m = groups.take_mask(k, u64::MAX >> (64 - take));
+                    let mut m = groups.take_mask(k, u64::MAX >> (64 - take));
+                    if apart {
+                        for j in 0..take {
+                            m |= ((self.apart_groups[k + j].load(Relaxed) & band != 0) as u64) << j;
+                        }
+                    }
+                    // Their lines lie apart: asked for at once, they arrive together.
                     for first in bits(m).map(|j| (k + j as usize) * g) {
-                        let mask = if all {
-                            0
-                        } else {
-                            holding(first, g.min(end - first))
-                        };
+                        self.value.prefetch(first);
+                    }
+                    for first in bits(m).map(|j| (k + j as usize) * g) {
+                        let mask = holding(first, g.min(end - first));
                         if mask != 0 {
                             any |= f(first as Index, mask);
                         }
                     }
                     k += take;
-                }
-                if !all {
-                    return any;
-                }
-                for first in (lo..end).step_by(g) {
-                    let mask = holding(first, g.min(end - first));
-                    if mask != 0 {
-                        any |= f(first as Index, mask);
-                    }
                 }
                 any
             })

@@ -185,7 +185,7 @@ impl ChessPasses<'_> {
                     |lanes: &mut Lanes, before: &mut Vec<(u8, u8, Move)>, b: usize, m: Move| {
                         let s = self.last_square(b as Index);
                         if !m.is_double_step() {
-                            if let Some(v) = self.exit_value(us, g.wk, g.bk, &sq_of(s), &m) {
+                            if let Some(v) = self.exit_value(first, us, g.wk, g.bk, &sq_of(s), &m) {
                                 lanes.count(b, v);
                                 return;
                             }

@@ -12,6 +12,8 @@
 //!
 //! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
 
+use std::cell::RefCell;
+
 use super::group::Group;
 use super::{piece_targets, ChessPasses};
 use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
@@ -27,6 +29,44 @@ use retro_engine::solve::SolveError;
 
 /// No piece: the place of a captured piece in a sub-table's index.
 const GONE: u8 = u8::MAX;
+
+thread_local! {
+    /// The values of the last piece's captures of a fixed piece, for one group.
+    static LAST_TAKES: RefCell<LastTakes> = const {
+        RefCell::new(LastTakes {
+            first: Index::MAX,
+            known: 0,
+            value: [Value::Draw; 64],
+        })
+    };
+}
+
+/// The values of the positions after the last piece takes a fixed piece (no promotion):
+/// the same whichever square of the group it takes from, so each is read from its
+/// sub-table once a group, not once a slot.
+struct LastTakes {
+    /// The group's first slot (`Index::MAX`: none yet).
+    first: Index,
+    /// The squares taken on whose value is known.
+    known: u64,
+    value: [Value; 64],
+}
+
+/// The value of the capture by the last piece on square `y` in the group at `first`,
+/// read by `probe` if not known yet.
+fn last_take(first: Index, y: Square, probe: impl FnOnce() -> Value) -> Value {
+    LAST_TAKES.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.first != first {
+            (t.first, t.known) = (first, 0);
+        }
+        if t.known & bb(y) == 0 {
+            t.value[y as usize] = probe();
+            t.known |= bb(y);
+        }
+        t.value[y as usize]
+    })
+}
 
 /// Where the positions after one kind of capture or promotion are read.
 #[derive(Clone, Copy)]
@@ -179,9 +219,10 @@ impl ChessPasses<'_> {
             // The pieces to take: the other side's, its king aside.
             let enemy = pos.colors[them as usize] & !bb(enemy_king);
             let mut tally = ExitTally::default();
-            let double = self.exit_values(exits, us, g.wk, g.bk, &sq, occ, enemy, &mut |v| {
-                tally.value(v)
-            });
+            let double =
+                self.exit_values(exits, first, us, g.wk, g.bk, &sq, occ, enemy, &mut |v| {
+                    tally.value(v)
+                });
             if tiered {
                 // Every pawn move leaves the tier, played out.
                 self.each_push(&pos, own, &mut |v| tally.value(v));
@@ -198,10 +239,12 @@ impl ChessPasses<'_> {
     /// (`us` to move, the kings, the table's pieces on `sq`, `occ` occupied, `enemy` the
     /// pieces `us` may take) to `note`, an illegal one as [`Value::Illegal`]; true if a
     /// pawn may step twice (those moves stay inside, or allow en passant: not read here).
+    /// `first` is the position's group's first slot.
     #[allow(clippy::too_many_arguments)]
     fn exit_values(
         &self,
         exits: &Exits,
+        first: Index,
         us: Color,
         wk: Square,
         bk: Square,
@@ -239,7 +282,12 @@ impl ChessPasses<'_> {
                     let mut after = *sq;
                     after[m] = y;
                     if let Some(d) = &exits.capture[piece_on(y)] {
-                        note(self.probe(d, them, wk, bk, &after));
+                        let probe = || self.probe(d, them, wk, bk, &after);
+                        note(if m == n - 1 {
+                            last_take(first, y, probe)
+                        } else {
+                            probe()
+                        });
                     }
                 }
                 continue;
@@ -276,10 +324,12 @@ impl ChessPasses<'_> {
 
     /// The value, for the opponent, of capture or promotion `m` by `us` (kings on `wk`,
     /// `bk`, the table's pieces on `sq`), read by its route: [`Value::Illegal`] if it
-    /// leaves `us` in check. `None` without sub-tables or a route.
+    /// leaves `us` in check. `None` without sub-tables or a route. `first` is the
+    /// position's group's first slot.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn exit_value(
         &self,
+        first: Index,
         us: Color,
         wk: Square,
         bk: Square,
@@ -294,6 +344,7 @@ impl ChessPasses<'_> {
             None => 4,
         };
         let (mut wk, mut bk, mut after) = (wk, bk, *sq);
+        let mut last = false;
         let dest = if m.role == Role::King {
             if us == Color::White {
                 wk = m.to;
@@ -304,6 +355,7 @@ impl ChessPasses<'_> {
         } else {
             let p = (0..n).find(|&j| sq[j] == m.from && pieces[j].0 == us)?;
             after[p] = m.to;
+            last = p == n - 1 && m.capture.is_some() && m.promotion.is_none();
             match m.promotion {
                 Some(r) => {
                     let k = Role::PROMOTIONS.iter().position(|&x| x == r)?;
@@ -312,7 +364,13 @@ impl ChessPasses<'_> {
                 None => exits.capture.get(taken)?,
             }
         };
-        Some(self.probe(dest.as_ref()?, us.other(), wk, bk, &after))
+        let dest = dest.as_ref()?;
+        let probe = || self.probe(dest, us.other(), wk, bk, &after);
+        Some(if last {
+            last_take(first, m.to, probe)
+        } else {
+            probe()
+        })
     }
 
     /// [`Passes::slowest_exit`](retro_engine::solve::one_byte::Passes::slowest_exit):
@@ -331,7 +389,8 @@ impl ChessPasses<'_> {
             }
         }
         let mut slowest = 0;
-        let double = self.exit_values(exits, us, wk, bk, &sq, occ, enemy, &mut |v| {
+        let first = i / l.group_len() as Index * l.group_len() as Index;
+        let double = self.exit_values(exits, first, us, wk, bk, &sq, occ, enemy, &mut |v| {
             if let Value::Win(w) = v {
                 slowest = slowest.max(w);
             }
