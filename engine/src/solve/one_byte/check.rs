@@ -306,4 +306,11 @@ impl<F: Fn(Index) -> Value> Values for Coded<F> {
             v => v.packed(),
         }
     }
+
+    fn code_value(&self, c: u8) -> Value {
+        match c {
+            128 => Value::Illegal,
+            c => Value::from_packed(c),
+        }
+    }
 }

@@ -336,6 +336,13 @@ pub trait Values {
     fn code(&self, _v: Value) -> u8 {
         0
     }
+
+    /// OPTIONAL. The value of code `c` of [`Values::codes`], the inverse of
+    /// [`Values::code`]. Only asked where [`Values::codes`] gives codes. Default:
+    /// [`Value::Illegal`].
+    fn code_value(&self, _c: u8) -> Value {
+        Value::Illegal
+    }
 }
 
 impl<F: Fn(Index) -> Value> Values for F {

@@ -155,7 +155,11 @@ impl<P: Passes> Records for Solved<P> {
 /// Per code of [`Read`] (a byte of the solve, values in moves, the illegal slots
 /// [`KEEP`]), the first byte of its record.
 static RECORD_BYTE: LazyLock<[u8; 256]> =
-    LazyLock::new(|| std::array::from_fn(|b| code_value(b as u8).to_byte()));
+    LazyLock::new(|| std::array::from_fn(|b| CODE_VALUE[b].to_byte()));
+
+/// [`code_value`] of each byte, looked up: the best-move pass asks it of every slot.
+static CODE_VALUE: LazyLock<[Value; 256]> =
+    LazyLock::new(|| std::array::from_fn(|b| code_value(b as u8)));
 
 /// The value of byte `b` where the bytes are the values ([`Solved::bytes_are_values`]).
 fn code_value(b: u8) -> Value {
@@ -187,5 +191,9 @@ impl<P> Values for Read<'_, P> {
             Value::Illegal => KEEP,
             v => self.0.packing.pack(v),
         }
+    }
+
+    fn code_value(&self, c: u8) -> Value {
+        CODE_VALUE[c as usize]
     }
 }

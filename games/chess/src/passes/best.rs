@@ -173,7 +173,12 @@ impl ChessPasses<'_> {
                 let by_line = values.codes(first, &mut line[..len]);
                 let mut lanes = Lanes::new(mask, values.code(Value::Illegal));
                 for b in bits(mask).map(|b| b as usize) {
-                    let own = value(first + b as Index);
+                    // `line` holds the group's own codes.
+                    let own = if by_line {
+                        values.code_value(line[b])
+                    } else {
+                        value(first + b as Index)
+                    };
                     // Its code is used only where the values come as codes.
                     lanes.look_for(b, own, values.code(own.ahead()));
                 }
