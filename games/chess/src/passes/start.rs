@@ -9,6 +9,9 @@
 //! worked out once per table ([`Exits`]): which sub-table, in which colouring, and where
 //! each remaining piece goes in its index. Nothing is played out first: a capture or
 //! promotion leaving the mover's king attacked reaches an illegal slot of the sub-table.
+//! The last piece taking a fixed piece reaches the same position from every slot of the
+//! group: that value is read once a group ([`LastTakes`]), here, in the slowest exits of
+//! the losses and in the best moves.
 //!
 //! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
 
