@@ -119,6 +119,8 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let group = passes.group();
     assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
     let chunk = (CHUNK / group).max(1) * group;
+    // Groups a byte of `apart_groups` covers: as many as fit in 64 slots, a power of two.
+    let band_shift = (64 / group).max(1).ilog2();
     let packing = Packing::of(passes.metric());
     let mut st = State {
         passes: &passes,
@@ -146,12 +148,13 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         apart: (0..n.div_ceil(chunk))
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),
-        apart_groups: HugeArray::zeroed(n.div_ceil(group)).map_err(|source| {
+        apart_groups: HugeArray::zeroed(n.div_ceil(group << band_shift)).map_err(|source| {
             SolveError::Memory {
-                bytes: n.div_ceil(group) as u64,
+                bytes: n.div_ceil(group << band_shift) as u64,
                 source,
             }
         })?,
+        band_shift,
         // Eight bands up to the deepest move out (past a record's range: all in one).
         band_plies: (passes.deepest_exit().min(MAX_LOSS_PLIES) + 2).div_ceil(8),
         ahead: AtomicU16::new(0),

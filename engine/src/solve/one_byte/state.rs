@@ -110,12 +110,15 @@ pub(super) struct State<'a, P> {
     /// layers of a long table hold a few thousand positions in a few groups; scanning
     /// every byte for them cost more than solving them.
     pub(super) apart: Vec<[AtomicU64; 4]>,
-    /// Per group, which depths its slots took apart, eight bits for eight bands of
-    /// [`State::band_plies`] plies (the last open-ended): in the chunks that took a byte
-    /// apart, the scan reads only the groups with that byte's band (and the noted ones).
-    /// A pawn table's start stores wins ahead in every chunk (promotions, captures of a
-    /// piece), of many depths, but each group holds few of them.
+    /// Per group (or per [`State::band_shift`] groups), which depths its slots took apart,
+    /// eight bits for eight bands of [`State::band_plies`] plies (the last open-ended): in
+    /// the chunks that took a byte apart, the scan reads only the groups with that byte's
+    /// band (and the noted ones). A pawn table's start stores wins ahead in every chunk
+    /// (promotions, captures of a piece), of many depths, but each group holds few of them.
     pub(super) apart_groups: HugeArray<AtomicU8>,
+    /// Groups sharing a byte of [`State::apart_groups`], as a power of two: one, unless
+    /// groups are smaller than 64 slots (a byte then covers up to 64 slots, not one slot).
+    pub(super) band_shift: u32,
     /// Plies a band of [`State::apart_groups`] covers: the values stored apart are mostly
     /// those of moves out of the table, up to [`Passes::deepest_exit`] plies.
     pub(super) band_plies: u16,
@@ -194,7 +197,7 @@ impl<P: Passes> State<'_, P> {
     pub(super) fn note_apart(&self, i: Index, v: Value) {
         if self.packing.fits(v) {
             note_byte(&self.apart[i as usize / self.chunk], self.packing.pack(v));
-            let (band, k) = (self.band(v), i as usize / self.group);
+            let (band, k) = (self.band(v), (i as usize / self.group) >> self.band_shift);
             // Read before writing: the start notes most slots' groups again and again.
             if self.apart_groups[k].load(Relaxed) & band == 0 {
                 self.apart_groups[k].fetch_or(band, Relaxed);
@@ -462,7 +465,8 @@ impl<P: Passes> State<'_, P> {
                     let mut m = groups.take_mask(k, u64::MAX >> (64 - take));
                     if apart {
                         for j in 0..take {
-                            m |= ((self.apart_groups[k + j].load(Relaxed) & band != 0) as u64) << j;
+                            let bands = self.apart_groups[(k + j) >> self.band_shift].load(Relaxed);
+                            m |= ((bands & band != 0) as u64) << j;
                         }
                     }
                     // Their lines lie apart: asked for at once, they arrive together.

@@ -37,6 +37,7 @@ thread_local! {
     /// The values of the last piece's captures of a fixed piece, for one group.
     static LAST_TAKES: RefCell<LastTakes> = const {
         RefCell::new(LastTakes {
+            id: 0,
             first: Index::MAX,
             known: 0,
             value: [Value::Draw; 64],
@@ -48,20 +49,23 @@ thread_local! {
 /// the same whichever square of the group it takes from, so each is read from its
 /// sub-table once a group, not once a slot.
 struct LastTakes {
-    /// The group's first slot (`Index::MAX`: none yet).
+    /// Whose group: the passes' [`ChessPasses::id`] (a thread goes on to other tables, and
+    /// to the same material's other metric, whose values differ) and the group's first
+    /// slot (`Index::MAX`: none yet).
+    id: u64,
     first: Index,
     /// The squares taken on whose value is known.
     known: u64,
     value: [Value; 64],
 }
 
-/// The value of the capture by the last piece on square `y` in the group at `first`,
-/// read by `probe` if not known yet.
-fn last_take(first: Index, y: Square, probe: impl FnOnce() -> Value) -> Value {
+/// The value of the capture by the last piece on square `y` in the group at `first` of
+/// the passes `id`, read by `probe` if not known yet.
+fn last_take(id: u64, first: Index, y: Square, probe: impl FnOnce() -> Value) -> Value {
     LAST_TAKES.with(|t| {
         let mut t = t.borrow_mut();
-        if t.first != first {
-            (t.first, t.known) = (first, 0);
+        if (t.id, t.first) != (id, first) {
+            (t.id, t.first, t.known) = (id, first, 0);
         }
         if t.known & bb(y) == 0 {
             t.value[y as usize] = probe();
@@ -287,7 +291,7 @@ impl ChessPasses<'_> {
                     if let Some(d) = &exits.capture[piece_on(y)] {
                         let probe = || self.probe(d, them, wk, bk, &after);
                         note(if m == n - 1 {
-                            last_take(first, y, probe)
+                            last_take(self.id, first, y, probe)
                         } else {
                             probe()
                         });
@@ -370,7 +374,7 @@ impl ChessPasses<'_> {
         let dest = dest.as_ref()?;
         let probe = || self.probe(dest, us.other(), wk, bk, &after);
         Some(if last {
-            last_take(first, m.to, probe)
+            last_take(self.id, first, m.to, probe)
         } else {
             probe()
         })
