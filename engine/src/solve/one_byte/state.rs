@@ -110,14 +110,15 @@ pub(super) struct State<'a, P> {
     /// layers of a long table hold a few thousand positions in a few groups; scanning
     /// every byte for them cost more than solving them.
     pub(super) apart: Vec<[AtomicU64; 4]>,
-    /// Per group (or per [`State::band_shift`] groups), which depths its slots took apart,
+    /// Per group (or per 2^[`State::band_shift`] groups), which depths its slots took apart,
     /// eight bits for eight bands of [`State::band_plies`] plies (the last open-ended): in
     /// the chunks that took a byte apart, the scan reads only the groups with that byte's
     /// band (and the noted ones). A pawn table's start stores wins ahead in every chunk
     /// (promotions, captures of a piece), of many depths, but each group holds few of them.
     pub(super) apart_groups: HugeArray<AtomicU8>,
-    /// Groups sharing a byte of [`State::apart_groups`], as a power of two: one, unless
-    /// groups are smaller than 64 slots (a byte then covers up to 64 slots, not one slot).
+    /// The groups sharing a byte of [`State::apart_groups`], as a power of two's exponent:
+    /// 0 (one group), unless groups are smaller than 64 slots (a byte then covers up to 64
+    /// slots, not one slot).
     pub(super) band_shift: u32,
     /// Plies a band of [`State::apart_groups`] covers: the values stored apart are mostly
     /// those of moves out of the table, up to [`Passes::deepest_exit`] plies.
