@@ -105,10 +105,11 @@ pub(super) struct State<'a, P> {
     /// Per chunk of slots, which value bytes (256 bits) some slot of it took apart from
     /// the pass that notes its group ([`State::won_groups`], [`State::lost_groups`]): a
     /// win stored ahead (through a move out of the table) or through a link, a loss from
-    /// the start or beyond the next depth. A scan for a byte reads every group of the
-    /// chunks that took it apart, and of the others only the noted groups. The deep
-    /// layers of a long table hold a few thousand positions in a few groups; scanning
-    /// every byte for them cost more than solving them.
+    /// the start or beyond the next depth. A scan for a byte reads the noted groups and,
+    /// in the chunks that took it apart, the groups of its band ([`State::apart_groups`]);
+    /// the other chunks' band bytes are not read. The deep layers of a long table hold a
+    /// few thousand positions in a few groups; scanning every byte for them cost more than
+    /// solving them.
     pub(super) apart: Vec<[AtomicU64; 4]>,
     /// Per group (or per 2^[`State::band_shift`] groups), which depths its slots took apart,
     /// eight bits for eight bands of [`State::band_plies`] plies (the last open-ended): in
