@@ -41,7 +41,9 @@ fn the_block_cache_stays_within_its_budget() {
     let game = Chess::open(&Material::parse(name).unwrap(), chess_all4()).unwrap();
     let n = game.size();
     let (mut rng, mut peak, mut checked) = (Rng(19), 0, 0);
-    for _ in 0..20_000 {
+    // Each probe of the dropped side reads several blocks through a cache of three, so
+    // most probes decode a block: 2,000 of them use the budget to the full many times over.
+    for _ in 0..2_000 {
         let i = rng.next() % n;
         if game.decode(i).is_some() {
             assert_eq!(small.value(i), dense.value(i), "slot {i}");
@@ -49,7 +51,7 @@ fn the_block_cache_stays_within_its_budget() {
         }
         peak = peak.max(budget.held());
     }
-    assert!(checked > 5_000, "{checked} legal slots");
+    assert!(checked > 500, "{checked} legal slots");
     assert!(peak <= budget.limit(), "{peak} bytes held");
     assert!(peak > 2 * block, "{peak} bytes held: the budget is used");
     drop(small);
