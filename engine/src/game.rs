@@ -373,9 +373,10 @@ impl Records for Solution {
 impl Solution {
     /// All slots unsolved (illegal, no move).
     pub fn new(size: u64) -> Solution {
-        Solution {
-            records: vec![0; size as usize * 2],
-        }
+        let mut records = vec![0; size as usize * 2];
+        // Solvers write the records at random.
+        crate::solve::huge::advise_huge(&mut records);
+        Solution { records }
     }
 
     pub fn value(&self, i: Index) -> Value {

@@ -44,7 +44,7 @@ impl<T: ZeroIsValid> HugeArray<T> {
         // process could change under us.
         let map = MmapOptions::new().len(bytes.max(1)).map_anon()?;
         #[cfg(target_os = "linux")]
-        {
+        if bytes >= HUGE_WORTH {
             // Only advice: without huge pages the array works the same, slower.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
@@ -54,6 +54,38 @@ impl<T: ZeroIsValid> HugeArray<T> {
             _t: PhantomData,
         })
     }
+}
+
+/// The smallest array advised to take huge pages ([`HugeArray`], [`advise_huge`]). Below
+/// it, 4 KiB pages' TLB entries cover much of it anyway, and a huge page zeroes 2 MiB where
+/// a few KiB may be written: the small tables of `generate chess --all 4` took about 6 % more
+/// CPU with every array advised (two runs beside two of the build before).
+const HUGE_WORTH: usize = 32 << 20;
+
+/// Advise the kernel to back the whole pages of `buf` with huge pages: for a `Vec` that a
+/// solver writes at random (a solution's records), made but not yet written, since pages are
+/// placed when first written. Only advice: elsewhere, or refused, nothing changes.
+pub fn advise_huge<T>(buf: &mut [T]) {
+    #[cfg(target_os = "linux")]
+    if std::mem::size_of_val(buf) >= HUGE_WORTH {
+        let page = rustix::param::page_size();
+        let start = buf.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(buf);
+        let (lo, hi) = (start.next_multiple_of(page), end / page * page);
+        if hi > lo {
+            // Safety: `lo..hi` lies inside `buf`, which this process owns and holds borrowed
+            // uniquely; the advice changes how its pages are backed, never what they hold.
+            let _ = unsafe {
+                rustix::mm::madvise(
+                    lo as *mut std::ffi::c_void,
+                    hi - lo,
+                    rustix::mm::Advice::LinuxHugepage,
+                )
+            };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buf;
 }
 
 impl HugeArray<AtomicU8> {

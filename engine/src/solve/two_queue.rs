@@ -28,6 +28,7 @@ use bitvec::prelude::*;
 use rayon::prelude::*;
 
 use super::ascending::Ascending;
+use super::huge::HugeArray;
 use super::SolveError;
 use crate::game::{
     Game, Index, Outcome, Records, Solution, SolveOptions, Value, MAX_LOSS_PLIES, MAX_WIN_PLIES,
@@ -82,11 +83,11 @@ impl Slot for u64 {
 }
 
 struct State {
-    value: Vec<AtomicU8>,
+    value: HugeArray<AtomicU8>,
     /// Moves not yet known to lose: distinct in-table targets plus every move out of the
     /// table. Only in-table wins and known wins for the opponent ever decrement it, so a
     /// position with a move to a draw or a loss outside the table is never lost.
-    count: Vec<AtomicU8>,
+    count: HugeArray<AtomicU8>,
 }
 
 /// Work found by the initial pass, by depth. At most one entry per position in each list.
@@ -216,7 +217,7 @@ pub(super) fn solve_wide<G: Game>(game: &G, opts: &SolveOptions) -> Result<Solut
 /// are illegal and which records are final without a best move to find.
 pub struct Solved<'g, G> {
     game: &'g G,
-    value: Vec<AtomicU8>,
+    value: HugeArray<AtomicU8>,
     settled: BitVec,
     illegal: BitVec,
 }
@@ -262,8 +263,13 @@ fn solve_with<'g, G: Game, S: Slot>(
 ) -> Result<Solved<'g, G>, SolveError> {
     let n = game.size() as usize;
     let progress = opts.progress;
-    let value: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect();
-    let count: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    // Read and written at random: in huge pages where the system gives them.
+    let memory = |source| SolveError::Memory {
+        bytes: n as u64,
+        source,
+    };
+    let value = HugeArray::filled(n, UNKNOWN).map_err(memory)?;
+    let count = HugeArray::zeroed(n).map_err(memory)?;
 
     // Pass 1: decode everything, find terminal positions, count moves.
     progress.phase("initial positions", n as u64);

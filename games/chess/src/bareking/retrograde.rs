@@ -23,6 +23,7 @@ use crate::board::{bb, king_spread, squares, Square, KING};
 use crate::material::{Color, Role};
 use retro_engine::game::Value;
 use retro_engine::progress::Progress;
+use retro_engine::solve::huge::advise_huge;
 use retro_engine::solve::{check_layer, SolveError};
 use retro_engine::table::metric::{Metric, DTZ_MAX_PLIES};
 
@@ -107,9 +108,15 @@ impl Records {
 
     /// Records of `n` placements, none reached yet.
     pub fn new(n: usize) -> Records {
+        let side = || {
+            let mut s = vec![0; n * 64];
+            // Read and written at random.
+            advise_huge(&mut s);
+            s
+        };
         Records {
-            white: vec![0; n * 64],
-            black: vec![0; n * 64],
+            white: side(),
+            black: side(),
         }
     }
 }
