@@ -279,6 +279,38 @@ impl Layout {
         (syms & (syms - 1) == 0).then(|| syms.trailing_zeros() as u8)
     }
 
+    /// How the stored positions with these kings and these fixed pieces (every piece but
+    /// the last, in [`Layout::pieces`] order) are oriented, wherever the last piece stands:
+    /// [`Layout::orientation`] where the kings decide it. Where two symmetries give the
+    /// kings, the fixed pieces' digits come before the last piece's in the index, so
+    /// wherever their images differ they decide which image is smaller, for every square
+    /// of the last piece: `None` only where they do not (every fixed piece on the axis),
+    /// or where the last piece has an identical piece (sorting may put it among them).
+    pub fn group_orientation(&self, wk: Square, bk: Square, fixed: &[Square]) -> Option<u8> {
+        if let Some(t) = self.orientation(wk, bk) {
+            return Some(t);
+        }
+        let n = self.pieces.len();
+        if n == 0 || self.pieces[..n - 1].contains(&self.pieces[n - 1]) {
+            return None;
+        }
+        let syms = king_pairs().symmetries[wk as usize * 64 + bk as usize];
+        debug_assert_eq!(
+            syms.count_ones(),
+            2,
+            "two symmetries give a king pair at most"
+        );
+        let (a, b) = (syms.trailing_zeros() as u8, 7 - syms.leading_zeros() as u8);
+        match self
+            .index_of_squares(a, wk, bk, fixed)
+            .cmp(&self.index_of_squares(b, wk, bk, fixed))
+        {
+            std::cmp::Ordering::Less => Some(a),
+            std::cmp::Ordering::Greater => Some(b),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
     /// The first slot of a group ([`Layout::group_len`] slots, the last piece on each of
     /// its squares): `turn` to move, the kings and every piece but the last (`fixed`, in
     /// [`Layout::pieces`] order) seen through symmetry `t`, identical pieces among them

@@ -30,6 +30,9 @@ pub(super) struct Group {
     pub(super) occ: u64,
     /// The group's first slot's place in its section.
     pub(super) at: Index,
+    /// How its positions are oriented ([`crate::index::Layout::group_orientation`]):
+    /// `Some(0)` if every slot holds its position as it stands (`None`: slot by slot).
+    pub(super) orient: Option<u8>,
 }
 
 /// What moves: piece `k` (a fixed one), the king of a colour, or the last piece.
@@ -88,8 +91,9 @@ impl ChessPasses<'_> {
     pub(super) fn group_at(&self, first: Index) -> Group {
         let l = self.layout();
         let (turn, wk, bk, sq) = l.squares_of(first).expect("a slot of the table");
+        let n = l.pieces.len();
         let mut occ = bb(wk) | bb(bk);
-        for &x in &sq[..l.pieces.len() - 1] {
+        for &x in &sq[..n.saturating_sub(1)] {
             occ |= bb(x);
         }
         Group {
@@ -98,6 +102,7 @@ impl ChessPasses<'_> {
             bk,
             sq,
             occ,
+            orient: l.group_orientation(wk, bk, &sq[..n.saturating_sub(1)]),
             at: if first < l.section {
                 first
             } else {
@@ -196,18 +201,18 @@ impl ChessPasses<'_> {
                     return Reach::Each;
                 }
                 let from = g.sq[k];
-                if !self.twin[k] && self.plain(g) {
-                    // Its digit changes, nothing else (a pawn's digit is its square less
-                    // 8 either way).
+                if !self.twin[k] && l.orientation(g.wk, g.bk) == Some(0) {
+                    // The kings fix the orientation: its digit changes, nothing else (a
+                    // pawn's digit is its square less 8 either way).
                     let first =
                         side + g.at + to as Index * self.stride[k] - from as Index * self.stride[k];
                     return Reach::Group { first, t: 0 };
                 }
-                let Some(t) = l.orientation(g.wk, g.bk) else {
-                    return Reach::Each;
-                };
                 let mut sq = g.sq;
                 sq[k] = to;
+                let Some(t) = l.group_orientation(g.wk, g.bk, &sq[..n - 1]) else {
+                    return Reach::Each;
+                };
                 Reach::Group {
                     first: l.group_first(turn, t, g.wk, g.bk, &sq[..n - 1]),
                     t,
@@ -222,7 +227,7 @@ impl ChessPasses<'_> {
                 } else {
                     (g.wk, to)
                 };
-                let Some(t) = l.orientation(wk, bk) else {
+                let Some(t) = l.group_orientation(wk, bk, &sq[..n - 1]) else {
                     return Reach::Each;
                 };
                 if t != 0 && self.last_twin {
@@ -245,10 +250,11 @@ impl ChessPasses<'_> {
         }
     }
 
-    /// True if group `g` is stored as it stands: its king pair has only the identity to
-    /// make it canonical.
+    /// True if group `g` is stored as it stands, wherever the last piece is: its king pair
+    /// has only the identity to make it canonical, or two symmetries do and the fixed
+    /// pieces choose the identity ([`Group::orient`]).
     pub(super) fn plain(&self, g: &Group) -> bool {
-        self.layout().orientation(g.wk, g.bk) == Some(0)
+        g.orient == Some(0)
     }
 
     /// `f(first, mask)` on the slots, `turn` to move, that the slots `valid` (squares of

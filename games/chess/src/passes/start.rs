@@ -464,6 +464,11 @@ impl ChessPasses<'_> {
                 r => piece_targets(r, enemy_king, g.occ),
             };
         }
+        if g.orient.is_some_and(|t| t != 0) {
+            // Two symmetries give the kings, and the fixed pieces choose the other: every
+            // position here is stored in another group.
+            return 0;
+        }
         if legal != 0 && (self.layout().twins() || !self.plain(g)) {
             // Identical pieces out of order, or the image of a smaller slot: not stored.
             let first = g.first(l);
