@@ -102,7 +102,10 @@ impl ChessPasses<'_> {
             bk,
             sq,
             occ,
-            orient: l.group_orientation(wk, bk, &sq[..n.saturating_sub(1)]),
+            // Kings together: no position, and no orientation to ask for.
+            orient: (wk != bk && KING[wk as usize] & bb(bk) == 0)
+                .then(|| l.group_orientation(wk, bk, &sq[..n.saturating_sub(1)]))
+                .flatten(),
             at: if first < l.section {
                 first
             } else {
