@@ -42,12 +42,9 @@ impl<T: ZeroIsValid> HugeArray<T> {
             .ok_or_else(|| std::io::Error::other("array too large for the address space"))?;
         // Safety: an anonymous map is private memory of this process, not a file another
         // process could change under us.
-        let map = MmapOptions::new().len(bytes.max(1)).map_anon()?;
-        #[cfg(target_os = "linux")]
-        if bytes >= HUGE_WORTH {
-            // Only advice: without huge pages the array works the same, slower.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
+        let mut map = MmapOptions::new().len(bytes.max(1)).map_anon()?;
+        // Only advice: without huge pages the array works the same, slower.
+        advise_huge(&mut map[..bytes]);
         Ok(HugeArray {
             map,
             len,
@@ -62,16 +59,16 @@ impl<T: ZeroIsValid> HugeArray<T> {
 /// CPU with every array advised (two runs beside two of the build before).
 const HUGE_WORTH: usize = 32 << 20;
 
-/// Advise the kernel to back the whole pages of `buf` with huge pages: for a `Vec` that a
-/// solver writes at random (a solution's records), made but not yet written, since pages are
-/// placed when first written. Only advice: elsewhere, or refused, nothing changes.
+/// Advise the kernel to back the whole pages of `buf` with huge pages: for memory a solver
+/// writes at random (a [`HugeArray`], a solution's records), made but not yet written, since
+/// pages are placed when first written. Only advice: elsewhere, or refused, nothing changes.
 pub fn advise_huge<T>(buf: &mut [T]) {
+    let len = std::mem::size_of_val(buf);
     #[cfg(target_os = "linux")]
-    if std::mem::size_of_val(buf) >= HUGE_WORTH {
+    if len >= HUGE_WORTH {
         let page = rustix::param::page_size();
         let start = buf.as_mut_ptr() as usize;
-        let end = start + std::mem::size_of_val(buf);
-        let (lo, hi) = (start.next_multiple_of(page), end / page * page);
+        let (lo, hi) = (start.next_multiple_of(page), (start + len) / page * page);
         if hi > lo {
             // Safety: `lo..hi` lies inside `buf`, which this process owns and holds borrowed
             // uniquely; the advice changes how its pages are backed, never what they hold.
@@ -85,7 +82,7 @@ pub fn advise_huge<T>(buf: &mut [T]) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = buf;
+    let _ = (buf, len);
 }
 
 impl HugeArray<AtomicU8> {
@@ -109,7 +106,8 @@ impl<T: ZeroIsValid> Deref for HugeArray<T> {
         // Safety: the map is page-aligned (so aligned for `T`), at least `len * size_of::<T>()`
         // bytes long, zero-filled by the kernel and valid for `T` at any bit pattern
         // (`ZeroIsValid`). It lives as long as `self`, and is only ever touched through
-        // these atomics: no `&mut [u8]` to it is ever made.
+        // these atomics: the one `&mut [u8]` to it, to advise it, ends in `zeroed`, before
+        // any of these views exists.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<T>(), self.len) }
     }
 }

@@ -436,6 +436,11 @@ impl ChessPasses<'_> {
         {
             return 0;
         }
+        if g.orient.is_some_and(|t| t != 0) {
+            // Two symmetries give the kings, and the fixed pieces choose the other: every
+            // position here is stored in another group.
+            return 0;
+        }
         let mut legal = if self.last_pawn {
             0x00ff_ffff_ffff_ff00
         } else {
@@ -463,11 +468,6 @@ impl ChessPasses<'_> {
                 Role::Pawn => pawn_attacks(us != Color::White, enemy_king),
                 r => piece_targets(r, enemy_king, g.occ),
             };
-        }
-        if g.orient.is_some_and(|t| t != 0) {
-            // Two symmetries give the kings, and the fixed pieces choose the other: every
-            // position here is stored in another group.
-            return 0;
         }
         if legal != 0 && (self.layout().twins() || !self.plain(g)) {
             // Identical pieces out of order, or the image of a smaller slot: not stored.
