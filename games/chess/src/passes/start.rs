@@ -211,10 +211,23 @@ impl ChessPasses<'_> {
         for (&(c, r), &x) in l.pieces[..n - 1].iter().zip(&g.sq) {
             base.place(x, c, r);
         }
+        // Elsewhere a legal slot has no move out of the table and no check: it starts
+        // open with nothing known, as the work below would find.
+        let eventful = self.eventful_in_group(&g, &base);
         for b in bits(mask) {
             let s = self.last_square(b);
             if legal & bb(s) == 0 {
                 out(b, Start::Illegal);
+                continue;
+            }
+            if eventful & bb(s) == 0 {
+                out(
+                    b,
+                    Start::Open {
+                        win: None,
+                        keep: false,
+                    },
+                );
                 continue;
             }
             let i = first + b;
@@ -483,6 +496,82 @@ impl ChessPasses<'_> {
             legal = keep;
         }
         legal
+    }
+
+    /// The squares of the last piece where a slot of group `g` (`base`: its kings and
+    /// fixed pieces) may have a move out of the table (a capture, a promotion), a double
+    /// step or a pawn move leaving the tier, or its side to move in check. Every square
+    /// where a fixed piece does any of these (the last piece may stand in its way: not
+    /// worked out here), or where a pawn move leaves the tier.
+    fn eventful_in_group(&self, g: &Group, base: &Position) -> u64 {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let us = g.turn;
+        let them = us.other();
+        let white = us == Color::White;
+        let (own_king, enemy_king) = if white { (g.wk, g.bk) } else { (g.bk, g.wk) };
+        if base.attacked_by(them, own_king) {
+            return !0;
+        }
+        let enemy = base.colors[them as usize] & !bb(enemy_king);
+        let (last_color, last_role) = l.pieces[n - 1];
+        let last_theirs = last_color == them;
+        // The squares the side to move attacks: a fixed piece there is taken; the last
+        // piece, where it stands on one.
+        let mut busy = 0;
+        let king = KING[own_king as usize] & !KING[enemy_king as usize];
+        if king & enemy != 0 {
+            return !0;
+        }
+        if last_theirs {
+            busy |= king;
+        }
+        for m in 0..n - 1 {
+            let (c, role) = l.pieces[m];
+            if c != us {
+                continue;
+            }
+            let x = g.sq[m];
+            let hits = if role == Role::Pawn {
+                let one = if white { x + 8 } else { x - 8 };
+                let promotes = rank(one) == 7 || rank(one) == 0;
+                if self.tiered || promotes || rank(x) == if white { 1 } else { 6 } {
+                    return !0;
+                }
+                pawn_attacks(white, x)
+            } else {
+                piece_targets(role, x, g.occ)
+            };
+            if hits & enemy != 0 {
+                return !0;
+            }
+            if last_theirs {
+                busy |= hits;
+            }
+        }
+        if last_theirs {
+            // Where the last piece checks (its attacks seen from the king).
+            return busy
+                | match last_role {
+                    Role::Pawn => pawn_attacks(white, own_king),
+                    r => piece_targets(r, own_king, g.occ),
+                };
+        }
+        // Where the last piece takes a fixed piece (seen from that piece), promotes or
+        // steps twice.
+        if last_role == Role::Pawn {
+            if self.tiered {
+                return !0;
+            }
+            busy |= 0x00ff_0000_0000_ff00;
+        }
+        for y in squares(enemy) {
+            busy |= match last_role {
+                Role::Pawn => pawn_attacks(!white, y),
+                r => piece_targets(r, y, g.occ),
+            };
+        }
+        busy
     }
 
     /// The legal double steps of `pos`, with where each leads.
