@@ -4,6 +4,7 @@
 //! memory it has.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -11,6 +12,7 @@ use super::index::Layout;
 use super::material::Material;
 use retro_engine::memory::Bytes;
 use retro_engine::table::header::{Header, SectionInfo};
+use retro_engine::table::{shared, Load, Table};
 
 /// `targets` and everything their captures and promotions lead to, recursively, each
 /// after all of its children (fewer pieces first, then fewer pawns, then by name).
@@ -51,12 +53,23 @@ pub fn present_metric(
     m: &Material,
     metric: retro_engine::table::Metric,
 ) -> Result<bool, retro_engine::table::TableError> {
+    open_present(dir, m, metric).map(|t| t.is_some())
+}
+
+/// [`present_metric`], giving the table when it is there to use, open and shared
+/// ([`retro_engine::table::shared`]): while it is held, the tables that read it open it
+/// without checking its checksums again (a 5-piece table's sub-tables are 2 GB to read).
+pub fn open_present(
+    dir: &Path,
+    m: &Material,
+    metric: retro_engine::table::Metric,
+) -> Result<Option<Arc<Table>>, retro_engine::table::TableError> {
     let name = super::subtables::table_name(m, metric);
     let path = retro_engine::table::table_path(dir, &name);
     if !path.exists() || retro_engine::table::written_in_older_format(&path) {
-        return Ok(false);
+        return Ok(None);
     }
-    let t = retro_engine::table::Table::open(&path)?;
+    let t = shared::open(&path, Load::Auto)?;
     let l = super::index::Layout::new(m);
     let h = t.header();
     let shape = h.game == "chess"
@@ -71,7 +84,7 @@ pub fn present_metric(
             expected: format!("chess '{name}'"),
         });
     }
-    Ok(true)
+    Ok(Some(t))
 }
 
 /// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident

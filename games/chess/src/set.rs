@@ -4,11 +4,14 @@
 //! the same order from `retro plan` ([`super::plan::tasks`]).
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::material::Material;
-use super::plan::{check_disk, check_memory, closure, present_metric, NoRoom, TooBig};
+use super::plan::{
+    check_disk, check_memory, closure, open_present, present_metric, NoRoom, TooBig,
+};
 use super::subtables::table_name;
-use retro_engine::table::{Metric, TableError};
+use retro_engine::table::{Metric, Table, TableError};
 
 /// One table of the set: a material and the metric it holds.
 pub type Entry = (Material, Metric);
@@ -18,6 +21,9 @@ pub type Entry = (Material, Metric);
 pub struct Set {
     pub order: Vec<Entry>,
     missing: Vec<Entry>,
+    /// The tables present when it was planned, checked then and held open: the tables
+    /// made after them read them without checking them again. Only held, never read.
+    _present: Vec<Arc<Table>>,
 }
 
 /// Why a set cannot be made: nothing has been written.
@@ -54,15 +60,15 @@ pub fn plan(
         .into_iter()
         .flat_map(|m| metrics.iter().map(move |&k| (m.clone(), k)))
         .collect();
-    let mut missing = Vec::new();
+    let (mut missing, mut present) = (Vec::new(), Vec::new());
     for entry in &order {
-        let present =
-            present_metric(dir, &entry.0, entry.1).map_err(|source| SetError::InTheWay {
-                name: name(entry),
-                source,
-            })?;
-        if !present {
-            missing.push(entry.clone());
+        let table = open_present(dir, &entry.0, entry.1).map_err(|source| SetError::InTheWay {
+            name: name(entry),
+            source,
+        })?;
+        match table {
+            Some(t) => present.push(t),
+            None => missing.push(entry.clone()),
         }
     }
     if let Some((available, source_of)) = memory {
@@ -71,7 +77,11 @@ pub fn plan(
     if let Some(free) = disk {
         check_disk(&missing, free, dir)?;
     }
-    Ok(Set { order, missing })
+    Ok(Set {
+        order,
+        missing,
+        _present: present,
+    })
 }
 
 impl Set {
