@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use super::group::Group;
 use super::{piece_targets, ChessPasses};
 use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
-use crate::index::Layout;
+use crate::index::{transform, Layout};
 use crate::lines::BETWEEN;
 use crate::material::{Color, Role};
 use crate::moves::{self, make, Move};
@@ -73,6 +73,43 @@ fn last_take(id: u64, first: Index, y: Square, probe: impl FnOnce() -> Value) ->
         }
         t.value[y as usize]
     })
+}
+
+thread_local! {
+    /// Where a group's fixed pawns' pushes to promotion are read, for one group.
+    static PROMOTIONS: RefCell<Promotions> = const {
+        RefCell::new(Promotions {
+            id: 0,
+            first: Index::MAX,
+            known: 0,
+            line: [None; 16],
+        })
+    };
+}
+
+/// A fixed pawn's push to promotion leads, from every slot of the group, to positions of
+/// the sub-table that differ only by the last piece's square. Where the sub-table's index
+/// puts that piece last and the orientation does not depend on its square, they are one
+/// group of the sub-table ([`Line`]): its first slot is worked out once a group and
+/// promotion, not once a slot (a pawn on its seventh rank: four index computations a
+/// slot).
+struct Promotions {
+    /// Whose group, as in [`LastTakes`].
+    id: u64,
+    first: Index,
+    /// The entries worked out (bit `4 * pawn + promotion`).
+    known: u16,
+    line: [Option<Line>; 16],
+}
+
+/// The group of a sub-table holding the positions after a push to promotion.
+#[derive(Clone, Copy)]
+struct Line {
+    /// Its first slot, and the symmetry turning the last piece's square.
+    first: Index,
+    t: u8,
+    /// The last piece is a pawn (its digit is its square less 8).
+    pawn: bool,
 }
 
 /// Where the positions after one kind of capture or promotion are read.
@@ -178,6 +215,79 @@ impl ChessPasses<'_> {
             (turn, wk, bk)
         };
         self.exit(subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()])))
+    }
+
+    /// The sub-table group holding the positions after a push to promotion `d` (`turn`
+    /// then to move, the kings, the pieces on `after`), wherever the last piece stands;
+    /// `None` where its square decides the orientation or where it goes in the index.
+    fn line_of(
+        &self,
+        d: &Dest,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        after: &[Square; 4],
+    ) -> Option<Line> {
+        let route = d.route?;
+        let l = self.chess.subs.layout_of(route);
+        let (n, k) = (self.layout().pieces.len(), l.pieces.len());
+        if d.place[n - 1] as usize != k - 1 || l.pieces[..k - 1].contains(&l.pieces[k - 1]) {
+            return None;
+        }
+        let mut out = [0u8; 4];
+        for (m, &at) in d.place.iter().enumerate() {
+            if at != GONE {
+                out[at as usize] = if route.flip { after[m] ^ 56 } else { after[m] };
+            }
+        }
+        let (turn, wk, bk) = if route.flip {
+            (turn.other(), bk ^ 56, wk ^ 56)
+        } else {
+            (turn, wk, bk)
+        };
+        let fixed = &out[..k - 1];
+        let t = l.group_orientation(wk, bk, fixed)?;
+        Some(Line {
+            first: l.group_first(turn, t, wk, bk, fixed),
+            t,
+            pawn: l.pieces[k - 1].1 == Role::Pawn,
+        })
+    }
+
+    /// The value of push to promotion `k` of fixed pawn `m` (its route `d`) from the slot
+    /// of group `first` whose pieces are on `after`: [`ChessPasses::probe`], through the
+    /// group's [`Line`] where there is one.
+    #[allow(clippy::too_many_arguments)]
+    fn promotion_probe(
+        &self,
+        first: Index,
+        m: usize,
+        k: usize,
+        d: &Dest,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        after: &[Square; 4],
+    ) -> Value {
+        let e = 4 * m + k;
+        let line = PROMOTIONS.with(|p| {
+            let mut p = p.borrow_mut();
+            if (p.id, p.first) != (self.id, first) {
+                (p.id, p.first, p.known) = (self.id, first, 0);
+            }
+            if p.known & 1 << e == 0 {
+                p.line[e] = self.line_of(d, turn, wk, bk, after);
+                p.known |= 1 << e;
+            }
+            p.line[e]
+        });
+        let (Some(line), Some(route)) = (line, d.route) else {
+            return self.probe(d, turn, wk, bk, after);
+        };
+        let s = after[self.layout().pieces.len() - 1];
+        let x = transform(line.t, if route.flip { s ^ 56 } else { s });
+        let digit = if line.pawn { x - 8 } else { x };
+        self.exit(self.chess.subs.value_at(route, line.first + digit as Index))
     }
 
     /// [`Passes::group_start`](retro_engine::solve::one_byte::Passes::group_start).
@@ -329,9 +439,15 @@ impl ChessPasses<'_> {
                 let mut after = *sq;
                 after[m] = y;
                 if promotes {
+                    // A fixed pawn's push: the same sub-table group from every slot.
+                    let line = j.is_none() && m < n - 1;
                     for k in 0..4 {
                         if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
-                            note(self.probe(d, them, wk, bk, &after));
+                            note(if line {
+                                self.promotion_probe(first, m, k, d, them, wk, bk, &after)
+                            } else {
+                                self.probe(d, them, wk, bk, &after)
+                            });
                         }
                     }
                 } else if let Some(d) = &exits.capture[j.expect("a capture")] {
@@ -577,15 +693,32 @@ impl ChessPasses<'_> {
     /// The legal double steps of `pos`, with where each leads.
     fn each_double_step(&self, pos: &Position, mut f: impl FnMut(Outcome)) {
         let us = pos.turn;
-        moves::walk_pseudo(pos, false, &mut |m: Move| {
-            if m.is_double_step() && !m.converts() {
-                let after = make(pos, &m);
-                if !after.in_check(us) {
-                    f(self.chess.outcome(&m, &after, false));
-                }
+        let white = us == Color::White;
+        let occ = pos.occupied();
+        // In move order: pawns by origin square (each has one double step at most).
+        let start = if white { 0xff00 } else { 0x00ff_0000_0000_0000 };
+        for from in squares(pos.pieces(us, Role::Pawn) & start) {
+            let (one, two) = if white {
+                (from + 8, from + 16)
+            } else {
+                (from - 8, from - 16)
+            };
+            if occ & (bb(one) | bb(two)) != 0 {
+                continue;
             }
-            true
-        });
+            let m = Move {
+                role: Role::Pawn,
+                from,
+                to: two,
+                promotion: None,
+                capture: None,
+                en_passant: false,
+            };
+            let after = make(pos, &m);
+            if !after.in_check(us) {
+                f(self.chess.outcome(&m, &after, false));
+            }
+        }
     }
 }
 
