@@ -21,8 +21,9 @@ pub type Entry = (Material, Metric);
 pub struct Set {
     pub order: Vec<Entry>,
     missing: Vec<Entry>,
-    /// The tables present when it was planned, checked then and held open: the tables
-    /// made after them read them without checking them again. Only held, never read.
+    /// The large tables present when it was planned, checked then and held open (mapped):
+    /// the tables made after them read them without checking them again. Only held, never
+    /// read.
     _present: Vec<Arc<Table>>,
 }
 
@@ -67,7 +68,11 @@ pub fn plan(
             source,
         })?;
         match table {
-            Some(t) => present.push(t),
+            // Only mapped tables are held: their pages are the file's, which the system
+            // takes back as it needs, where a small table read into memory would stay in
+            // this process's memory for the whole run (and is quick to check again).
+            Some(t) if !t.survives_changes() => present.push(t),
+            Some(_) => {}
             None => missing.push(entry.clone()),
         }
     }
