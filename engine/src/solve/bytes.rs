@@ -106,17 +106,38 @@ impl Bytes {
     /// word at a time. No other thread may change these words meanwhile: each is read,
     /// then stored whole.
     pub fn set_where(&self, first: usize, mask: u64, new: u8) {
+        self.each_word(first, mask, |word, lanes| {
+            word.store(
+                word.load(Relaxed) & !lanes | lanes & (ONES * new as u64),
+                Relaxed,
+            );
+        });
+    }
+
+    /// [`Bytes::set_where`], each word changed atomically: other threads may write the
+    /// words' other slots meanwhile.
+    pub fn set_where_shared(&self, first: usize, mask: u64, new: u8) {
+        self.each_word(first, mask, |word, lanes| {
+            // The closure always returns Some: the update cannot fail.
+            let _ = word.fetch_update(Relaxed, Relaxed, |w| {
+                Some(w & !lanes | lanes & (ONES * new as u64))
+            });
+        });
+    }
+
+    /// `f(word, lanes)` on each word holding slots `first + b`, `b` a bit of `mask`: the
+    /// word, and 0xff in each of its bytes that is such a slot.
+    #[inline]
+    fn each_word(&self, first: usize, mask: u64, mut f: impl FnMut(&AtomicU64, u64)) {
         let mut m = mask;
         while m != 0 {
             let w = (first + m.trailing_zeros() as usize) / 8;
             // The word's eight slots, as bits of `m` (those before `first` are none).
             let (lo, hi) = ((w * 8).saturating_sub(first), w * 8 + 8 - first);
             let part = m & (first_bits(hi) & !first_bits(lo));
-            let lanes = spread((part >> lo << (first + lo - w * 8)) as u8) * 0xff;
-            let word = &self.words[w];
-            word.store(
-                word.load(Relaxed) & !lanes | lanes & (ONES * new as u64),
-                Relaxed,
+            f(
+                &self.words[w],
+                spread((part >> lo << (first + lo - w * 8)) as u8) * 0xff,
             );
             m &= !part;
         }
@@ -275,7 +296,13 @@ mod tests {
             // Inside the array: at least 64 bytes, so some lie past `start`.
             let inside = (bytes.len() - start).min(64);
             let mask = if inside == 64 { mask } else { mask & ((1 << inside) - 1) };
+            // The shared form on a copy: the same bytes.
+            let c = Bytes::filled(bytes.len(), 0).unwrap();
+            for (i, &x) in bytes.iter().enumerate() {
+                c.set(i, x);
+            }
             b.set_where(start, mask, new);
+            c.set_where_shared(start, mask, new);
             let mut want = bytes.clone();
             for k in 0..64 {
                 if mask >> k & 1 == 1 {
@@ -284,6 +311,7 @@ mod tests {
             }
             for (i, &x) in want.iter().enumerate() {
                 prop_assert_eq!(b.get(i), x, "slot {}", i);
+                prop_assert_eq!(c.get(i), x, "slot {}, shared", i);
             }
             let len = len.min(want.len() - first);
             let mut out = vec![0; len];

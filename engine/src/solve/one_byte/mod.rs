@@ -271,14 +271,13 @@ fn solve_tier<P: Passes>(
                 if mask == 0 {
                     continue;
                 }
+                // The group's illegal slots, marked together once it is done.
+                let mut illegal = 0u64;
                 st.passes
                     .group_start(first as Index, mask, own, &mut links, |b, start| {
                         let i = first + b as usize;
                         match start {
-                            Start::Illegal => {
-                                st.fin.set(i);
-                                st.value.set(i, ILLEGAL);
-                            }
+                            Start::Illegal => illegal |= 1 << b,
                             Start::Final(v @ (Value::Win(d) | Value::Loss(d))) => {
                                 if st.store(i as Index, UNKNOWN, v) {
                                     st.note_apart(i as Index, v);
@@ -295,6 +294,11 @@ fn solve_tier<P: Passes>(
                             },
                         }
                     })?;
+                if illegal != 0 {
+                    st.fin.set_mask(first, illegal);
+                    // A word at a time (the chunk next door may share the last word).
+                    st.value.set_where_shared(first, illegal, ILLEGAL);
+                }
             }
             progress.advance((hi - lo) as u64);
             Ok(links)
