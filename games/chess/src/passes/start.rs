@@ -4,14 +4,18 @@
 //!
 //! The group is decoded once. Its legal slots are a mask: the last piece off the fixed
 //! pieces' squares, and the side not to move not in check, whether a fixed piece gives it
-//! (unless the last piece stands between) or the last piece does. The captures of each
+//! (unless the last piece stands between) or the last piece does. So are the squares of
+//! the last piece where a slot may have a move out of the table or be in check: the other
+//! legal slots start open with nothing known, no move looked at. The captures of each
 //! position are generated on bitboards, and each is read from its sub-table by a route
 //! worked out once per table ([`Exits`]): which sub-table, in which colouring, and where
 //! each remaining piece goes in its index. Nothing is played out first: a capture or
 //! promotion leaving the mover's king attacked reaches an illegal slot of the sub-table.
 //! The last piece taking a fixed piece reaches the same position from every slot of the
 //! group: that value is read once a group ([`LastTakes`]), here, in the slowest exits of
-//! the losses and in the best moves.
+//! the losses and in the best moves. A fixed pawn's push to promotion reaches one group of
+//! its sub-table from every slot: where that group's slots follow the last piece's square
+//! alone, its first slot is worked out once a group ([`Promotions`]).
 //!
 //! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
 
@@ -616,9 +620,10 @@ impl ChessPasses<'_> {
 
     /// The squares of the last piece where a slot of group `g` (`base`: its kings and
     /// fixed pieces) may have a move out of the table (a capture, a promotion), a double
-    /// step or a pawn move leaving the tier, or its side to move in check. Every square
-    /// where a fixed piece does any of these (the last piece may stand in its way: not
-    /// worked out here), or where a pawn move leaves the tier.
+    /// step or a pawn move leaving the tier, or its side to move in check: a superset,
+    /// every square where a fixed piece may do one of these (whether the last piece stands
+    /// in its way is not worked out here) or where the side to move has a pawn in a tiered
+    /// solve.
     fn eventful_in_group(&self, g: &Group, base: &Position) -> u64 {
         let l = self.layout();
         let n = l.pieces.len();
