@@ -125,6 +125,32 @@ struct Dest {
     place: [u8; 4],
 }
 
+impl Dest {
+    /// A position of the table (`turn` to move, the kings, the table's pieces on `sq`,
+    /// those gone ignored) as its sub-table `route` stores it: the side to move, the kings
+    /// and the sub-table's pieces in its order, in its colouring.
+    fn in_sub(
+        &self,
+        route: Route,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        sq: &[Square; 4],
+    ) -> (Color, Square, Square, [Square; 4]) {
+        let mut out = [0u8; 4];
+        for (m, &at) in self.place.iter().enumerate() {
+            if at != GONE {
+                out[at as usize] = if route.flip { sq[m] ^ 56 } else { sq[m] };
+            }
+        }
+        if route.flip {
+            (turn.other(), bk ^ 56, wk ^ 56, out)
+        } else {
+            (turn, wk, bk, out)
+        }
+    }
+}
+
 /// The routes of a table's captures and promotions, worked out when the passes are made.
 pub(super) struct Exits {
     /// Per captured piece.
@@ -207,17 +233,7 @@ impl ChessPasses<'_> {
         };
         let subs = &self.chess.subs;
         let l = subs.layout_of(route);
-        let mut out = [0u8; 4];
-        for (m, &at) in d.place.iter().enumerate() {
-            if at != GONE {
-                out[at as usize] = if route.flip { sq[m] ^ 56 } else { sq[m] };
-            }
-        }
-        let (turn, wk, bk) = if route.flip {
-            (turn.other(), bk ^ 56, wk ^ 56)
-        } else {
-            (turn, wk, bk)
-        };
+        let (turn, wk, bk, out) = d.in_sub(route, turn, wk, bk, sq);
         self.exit(subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()])))
     }
 
@@ -238,17 +254,7 @@ impl ChessPasses<'_> {
         if d.place[n - 1] as usize != k - 1 || l.pieces[..k - 1].contains(&l.pieces[k - 1]) {
             return None;
         }
-        let mut out = [0u8; 4];
-        for (m, &at) in d.place.iter().enumerate() {
-            if at != GONE {
-                out[at as usize] = if route.flip { after[m] ^ 56 } else { after[m] };
-            }
-        }
-        let (turn, wk, bk) = if route.flip {
-            (turn.other(), bk ^ 56, wk ^ 56)
-        } else {
-            (turn, wk, bk)
-        };
+        let (turn, wk, bk, out) = d.in_sub(route, turn, wk, bk, after);
         let fixed = &out[..k - 1];
         let t = l.group_orientation(wk, bk, fixed)?;
         Some(Line {
