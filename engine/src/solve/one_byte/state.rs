@@ -524,19 +524,16 @@ impl<P: Passes> State<'_, P> {
     /// The bits of `m` whose slots (`first + b`) a forward check at `w` plies accepts:
     /// illegal, or won for the opponent in at most `w` plies.
     pub(super) fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
-        let mut a = 0;
         if self.packing.fits(Value::Win(w)) {
             // Wins of at most `w` plies are the bytes from 2 to its win's, in either
             // packing (the never-lost mark is beyond it until the solve is that deep, and
-            // the values kept apart are deeper): one comparison a slot, no value decoded.
-            let most = self.packing.pack(Value::Win(w)) - 2;
-            for b in bits(m) {
-                let x = self.value.get((first + b) as usize);
-                let ok = x == ILLEGAL || x.wrapping_sub(2) <= most;
-                a |= (ok as u64) << b;
-            }
-            return a;
+            // the values kept apart are deeper): sixteen slots compared a step, no value
+            // decoded.
+            return self
+                .value
+                .matching(first as usize, m, ILLEGAL, 2, self.packing.pack(Value::Win(w)));
         }
+        let mut a = 0;
         for b in bits(m) {
             let ok = match self.get(first + b) {
                 ILLEGAL => true,
