@@ -529,9 +529,13 @@ impl<P: Passes> State<'_, P> {
             // packing (the never-lost mark is beyond it until the solve is that deep, and
             // the values kept apart are deeper): sixteen slots compared a step, no value
             // decoded.
-            return self
-                .value
-                .matching(first as usize, m, ILLEGAL, 2, self.packing.pack(Value::Win(w)));
+            return self.value.matching(
+                first as usize,
+                m,
+                ILLEGAL,
+                2,
+                self.packing.pack(Value::Win(w)),
+            );
         }
         let mut a = 0;
         for b in bits(m) {
