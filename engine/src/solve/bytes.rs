@@ -186,6 +186,7 @@ impl Bytes {
         }
         mask & within
     }
+
     /// The slots `first + k`, `k` a bit of `within` (inside the array), whose byte is `a`
     /// or lies in `lo..=hi`, as the bits of a mask. Where `first` starts a word, the words
     /// holding such slots are compared sixteen bytes a step; elsewhere byte by byte.
