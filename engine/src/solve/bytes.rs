@@ -330,6 +330,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// An array holding `bytes`, set one byte at a time.
+    fn holding_bytes(bytes: &[u8]) -> Bytes {
+        let b = Bytes::filled(bytes.len(), 0).unwrap();
+        for (i, &x) in bytes.iter().enumerate() {
+            b.set(i, x);
+        }
+        b
+    }
+
     proptest! {
         #[test]
         fn zero_bytes_marks_exactly_the_zero_bytes(x: u64) {
@@ -352,18 +361,12 @@ mod tests {
             first in 0usize..64,
             len in 0usize..=64,
         ) {
-            let b = Bytes::filled(bytes.len(), 0).unwrap();
-            for (i, &x) in bytes.iter().enumerate() {
-                b.set(i, x);
-            }
+            let b = holding_bytes(&bytes);
             // Inside the array: at least 64 bytes, so some lie past `start`.
             let inside = (bytes.len() - start).min(64);
             let mask = if inside == 64 { mask } else { mask & ((1 << inside) - 1) };
             // The shared form on a copy: the same bytes.
-            let c = Bytes::filled(bytes.len(), 0).unwrap();
-            for (i, &x) in bytes.iter().enumerate() {
-                c.set(i, x);
-            }
+            let c = holding_bytes(&bytes);
             b.set_where(start, mask, new);
             c.set_where_shared(start, mask, new);
             let mut want = bytes.clone();
@@ -391,10 +394,7 @@ mod tests {
             lo: u8,
             hi: u8,
         ) {
-            let b = Bytes::filled(bytes.len(), 0).unwrap();
-            for (i, &x) in bytes.iter().enumerate() {
-                b.set(i, x);
-            }
+            let b = holding_bytes(&bytes);
             // Word-aligned starts, the fast path, as often as the others.
             let first = if within & 1 == 0 { first / 8 * 8 } else { first };
             let want = (0..64)
@@ -429,10 +429,7 @@ mod tests {
         ) {
             // Some words with no slot of `within`: not read, whatever they hold.
             let within = within & (spread(words) * 0xff);
-            let a = Bytes::filled(bytes.len(), 0).unwrap();
-            for (i, &x) in bytes.iter().enumerate() {
-                a.set(i, x);
-            }
+            let a = holding_bytes(&bytes);
             let first = 8 * word;
             let want = (0..64).filter(|&k| bytes[first + k] == b).fold(0u64, |m, k| m | 1 << k);
             prop_assert_eq!(a.holding(first, 64, b), want);
@@ -447,10 +444,7 @@ mod tests {
             b in 0u8..4,
             within: u64,
         ) {
-            let a = Bytes::filled(bytes.len(), 0).unwrap();
-            for (i, &x) in bytes.iter().enumerate() {
-                a.set(i, x);
-            }
+            let a = holding_bytes(&bytes);
             let first = first % bytes.len();
             // Word-aligned starts, the fast path, as often as the others.
             let first = if within >> 63 == 0 { first / 8 * 8 } else { first };
