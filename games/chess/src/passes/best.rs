@@ -25,7 +25,7 @@ use std::cell::RefCell;
 
 use super::group::{Group, Reach, Who};
 use super::lanes::Lanes;
-use super::{piece_targets, ChessPasses};
+use super::{mv, piece_targets, ChessPasses};
 use crate::board::{bb, rank, squares, Square, KING};
 use crate::index::transform;
 use crate::lines::BETWEEN;
@@ -471,17 +471,5 @@ impl ChessPasses<'_> {
             (_, EACH) => self.slot_after(g, g.turn.other(), m.who, t, s),
             (first, sym) => first + self.digit_of_last(transform(sym, s)),
         }
-    }
-}
-
-/// A move without promotion.
-fn mv(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
-    Move {
-        role,
-        from,
-        to,
-        promotion: None,
-        capture,
-        en_passant: false,
     }
 }

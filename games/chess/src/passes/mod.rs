@@ -226,14 +226,7 @@ impl ChessPasses<'_> {
         if takers == 0 {
             return false;
         }
-        let m = Move {
-            role: Role::Pawn,
-            from,
-            to,
-            promotion: None,
-            capture: None,
-            en_passant: false,
-        };
+        let m = mv(Role::Pawn, from, to, None);
         let pos = self.position(s);
         let after = if before { make(&pos, &m) } else { pos };
         !en_passant_after(&after, &m).is_empty()
@@ -643,6 +636,18 @@ impl Passes for ChessPasses<'_> {
             }
         });
         slowest
+    }
+}
+
+/// A move without promotion (nor en passant).
+pub(super) fn mv(role: Role, from: Square, to: Square, capture: Option<Role>) -> Move {
+    Move {
+        role,
+        from,
+        to,
+        promotion: None,
+        capture,
+        en_passant: false,
     }
 }
 

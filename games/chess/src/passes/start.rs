@@ -22,7 +22,7 @@
 use std::cell::RefCell;
 
 use super::group::Group;
-use super::{piece_targets, ChessPasses};
+use super::{mv, piece_targets, ChessPasses};
 use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
 use crate::index::{transform, Layout};
 use crate::lines::BETWEEN;
@@ -717,14 +717,7 @@ impl ChessPasses<'_> {
             if occ & (bb(one) | bb(two)) != 0 {
                 continue;
             }
-            let m = Move {
-                role: Role::Pawn,
-                from,
-                to: two,
-                promotion: None,
-                capture: None,
-                en_passant: false,
-            };
+            let m = mv(Role::Pawn, from, two, None);
             let after = make(pos, &m);
             if !after.in_check(us) {
                 f(self.chess.outcome(&m, &after, false));
