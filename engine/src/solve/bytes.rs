@@ -160,15 +160,7 @@ impl Bytes {
             // pawn is the last piece): compared sixteen bytes a step, the words holding
             // none of the slots not read.
             let within = within & first_bits(len);
-            let w = first / 8;
-            let words = std::array::from_fn(|k| {
-                if within >> (8 * k) & 0xff != 0 {
-                    self.words[w + k].load(Relaxed)
-                } else {
-                    0
-                }
-            });
-            return equal_bytes(&words, b) & within;
+            return equal_bytes(&self.words_of(first, within), b) & within;
         }
         let pattern = ONES * b as u64;
         let end = first + len;
@@ -200,15 +192,21 @@ impl Bytes {
             }
             return m;
         }
+        in_range_bytes(&self.words_of(first, within), a, lo, hi) & within
+    }
+
+    /// The eight words from slot `first` (which starts a word) on, those holding none of
+    /// the slots `within` (bit `k`: slot `first + k`, inside the array) not read: 0.
+    #[inline]
+    fn words_of(&self, first: usize, within: u64) -> [u64; 8] {
         let w = first / 8;
-        let words = std::array::from_fn(|k| {
+        std::array::from_fn(|k| {
             if within >> (8 * k) & 0xff != 0 {
                 self.words[w + k].load(Relaxed)
             } else {
                 0
             }
-        });
-        in_range_bytes(&words, a, lo, hi) & within
+        })
     }
 }
 
