@@ -28,6 +28,7 @@ pub mod cache;
 pub mod complete;
 pub mod compressed;
 pub mod damage;
+mod direct;
 pub mod header;
 pub mod metric;
 pub mod reader;

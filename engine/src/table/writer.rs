@@ -8,13 +8,14 @@
 //! distributed run while its first copy still works) therefore never touch each other's
 //! file: see `locked_temp` for the moment between a file's creation and its lock.
 
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::direct::{Aligned, DirectFile};
 use super::header::{Header, SectionInfo};
-use super::{Metric, TableError, EXTENSION};
+use super::{Metric, TableError, ALIGN, EXTENSION};
 use crate::game::{Records, Section};
 use crate::progress::{Progress, Silent};
 
@@ -178,11 +179,10 @@ pub fn write_table(
     write_records(dir, game, name, params, sections, &records, &Silent)
 }
 
-/// Slots made, hashed and written at a time: 2 MiB of records, which are still in the
-/// cache when the kernel copies them to the file (8 MiB were not: the copy cost about half
-/// again as much system time). A few hundred in unit tests, so that ranges straddle
-/// sections.
-const WRITE_SLOTS: u64 = if cfg!(test) { 700 } else { 1 << 20 };
+/// Slots made, hashed and written at a time: 2 MiB of records (while the next 2 MiB are
+/// made). A page of records in unit tests, so that ranges straddle sections. A whole
+/// number of pages ([`ALIGN`]): a section's ranges but its last start on a page.
+const WRITE_SLOTS: u64 = if cfg!(test) { ALIGN / 2 } else { 1 << 20 };
 /// Slots one worker makes at a time.
 const FILL_SLOTS: usize = 1 << 12;
 
@@ -248,20 +248,21 @@ pub fn write_records_as(
     let tmp = locked_temp(dir, name)?;
     progress.phase("best moves and writing", expected);
     {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-        w.write_all(&head).map_err(io_err(tmp.path()))?;
+        // The records go to the file directly, past the page cache (see `direct`), in whole
+        // pages; the header, once its checksums are known, through the cache.
+        let mut out = DirectFile::new(tmp.as_file());
         let mut first = 0u64;
-        // Records `first..first + n` into `buf`, made in parallel.
-        let fill = |buf: &mut Vec<u8>, first: u64, n: u64| {
-            buf.resize(n as usize * 2, 0);
-            buf.par_chunks_mut(FILL_SLOTS * 2)
+        // Records `first..first + n` into `buf` (its aligned pages), made in parallel.
+        let fill = |buf: &mut Aligned, first: u64, n: u64| {
+            let (pages, _) = buf.pages(n as usize * 2);
+            pages[..n as usize * 2]
+                .par_chunks_mut(FILL_SLOTS * 2)
                 .enumerate()
                 .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
         };
-        let (mut buf, mut next) = (Vec::new(), Vec::new());
+        let (mut buf, mut next) = (Aligned::default(), Aligned::default());
         for (k, s) in header.sections.iter_mut().enumerate() {
-            w.seek(SeekFrom::Start(s.offset))
-                .map_err(io_err(tmp.path()))?;
+            let mut at = s.offset;
             let mut hash = xxhash_rust::xxh3::Xxh3::new();
             let mut made = vec![0u64; metric.codes()];
             let end = first + s.records;
@@ -275,17 +276,22 @@ pub fn write_records_as(
                 let ((), written) = rayon::join(
                     || fill(&mut next, after, n_after),
                     || {
-                        hash.update(&buf);
-                        histogram(&buf, metric)
+                        let (pages, padded) = buf.pages(n as usize * 2);
+                        let made_now = &pages[..n as usize * 2];
+                        hash.update(made_now);
+                        histogram(made_now, metric)
                             .iter()
                             .zip(&mut made)
                             .for_each(|(a, b)| *b += a);
-                        w.write_all(&buf)
+                        // Zeros pad the last page: the gap before the next section, or
+                        // past the end, cut off below.
+                        out.write_at(&pages[..padded], at)
                     },
                 );
                 written.map_err(io_err(tmp.path()))?;
                 progress.advance(n);
                 std::mem::swap(&mut buf, &mut next);
+                at += n * 2;
                 (first, n) = (after, n_after);
             }
             // The header's length was fixed by the values' histogram: the records made
@@ -314,9 +320,8 @@ pub fn write_records_as(
         // The checksums are fixed-size fields: the header keeps its length.
         let head_final = header.encode();
         debug_assert_eq!(head_final.len(), head.len());
-        w.seek(SeekFrom::Start(0)).map_err(io_err(tmp.path()))?;
-        w.write_all(&head_final).map_err(io_err(tmp.path()))?;
-        w.flush().map_err(io_err(tmp.path()))?;
+        out.write_any_at(&head_final, 0)
+            .map_err(io_err(tmp.path()))?;
     }
     // A sub-table damaged while it was read gave "illegal" for some positions: the table
     // made from them is not kept (the temporary file goes with `tmp`).
