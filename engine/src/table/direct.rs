@@ -158,7 +158,6 @@ mod tests {
         pages.fill(9);
         out.write_at(&pages[..padded], 8192).unwrap();
         out.write_any_at(b"head", 0).unwrap();
-        drop(out);
         let got = std::fs::read(&path).unwrap();
         assert_eq!(got.len(), 12288);
         assert_eq!(&got[..4], b"head");
