@@ -276,6 +276,7 @@ pub fn write_records_as(
                 let ((), written) = rayon::join(
                     || fill(&mut next, after, n_after),
                     || {
+                        // The pages `fill` made (the same length: nothing moves).
                         let (pages, padded) = buf.pages(n as usize * 2);
                         let made_now = &pages[..n as usize * 2];
                         hash.update(made_now);
