@@ -27,7 +27,7 @@ pub struct Aligned {
 impl Aligned {
     /// `len` bytes, starting aligned, then zeros up to the next multiple of [`ALIGN`]: the
     /// caller fills the first `len`; [`DirectFile::write_at`] takes the whole padded slice.
-    pub fn pages(&mut self, len: usize) -> (&mut [u8], usize) {
+    pub fn pages(&mut self, len: usize) -> &mut [u8] {
         let padded = (len as u64).div_ceil(ALIGN) as usize * ALIGN as usize;
         if self.raw.len() < padded + ALIGN as usize {
             self.raw = vec![0; padded + ALIGN as usize];
@@ -35,7 +35,7 @@ impl Aligned {
         let start = self.raw.as_ptr().align_offset(ALIGN as usize);
         let region = &mut self.raw[start..start + padded];
         region[len..].fill(0);
-        (region, padded)
+        region
     }
 }
 
@@ -95,7 +95,7 @@ impl<'a> DirectFile<'a> {
     }
 
     /// From now on through the page cache: for writes of any length and place (the header).
-    pub fn buffered(&mut self) -> io::Result<()> {
+    fn buffered(&mut self) -> io::Result<()> {
         if self.direct {
             self.set_direct(false)?;
             self.direct = false;
@@ -129,14 +129,13 @@ mod tests {
     #[test]
     fn pages_start_aligned_and_pad_with_zeros() {
         let mut a = Aligned::default();
-        let (pages, padded) = a.pages(5000);
-        assert_eq!(padded, 8192);
+        let pages = a.pages(5000);
         assert_eq!(pages.len(), 8192);
         assert_eq!(pages.as_ptr() as usize % ALIGN as usize, 0);
         pages.fill(7);
         // Asked again, shorter: the bytes past the length asked are zeros again.
-        let (pages, padded) = a.pages(100);
-        assert_eq!(padded, 4096);
+        let pages = a.pages(100);
+        assert_eq!(pages.len(), 4096);
         assert!(pages[..100].iter().all(|&b| b == 7));
         assert!(pages[100..].iter().all(|&b| b == 0));
     }
@@ -148,15 +147,15 @@ mod tests {
         let file = File::create(&path).unwrap();
         let mut out = DirectFile::new(&file);
         let mut a = Aligned::default();
-        let (pages, padded) = a.pages(6000);
+        let pages = a.pages(6000);
         for (i, b) in pages[..6000].iter_mut().enumerate() {
             *b = (i % 251) as u8 + 1;
         }
-        out.write_at(&pages[..padded], 4096).unwrap();
+        out.write_at(pages, 4096).unwrap();
         // The last page again, over its padding, as a section's next range would.
-        let (pages, padded) = a.pages(4096);
+        let pages = a.pages(4096);
         pages.fill(9);
-        out.write_at(&pages[..padded], 8192).unwrap();
+        out.write_at(pages, 8192).unwrap();
         out.write_any_at(b"head", 0).unwrap();
         let got = std::fs::read(&path).unwrap();
         assert_eq!(got.len(), 12288);

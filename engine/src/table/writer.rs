@@ -254,8 +254,7 @@ pub fn write_records_as(
         let mut first = 0u64;
         // Records `first..first + n` into `buf` (its aligned pages), made in parallel.
         let fill = |buf: &mut Aligned, first: u64, n: u64| {
-            let (pages, _) = buf.pages(n as usize * 2);
-            pages[..n as usize * 2]
+            buf.pages(n as usize * 2)[..n as usize * 2]
                 .par_chunks_mut(FILL_SLOTS * 2)
                 .enumerate()
                 .for_each(|(c, out)| records.fill(first + (c * FILL_SLOTS) as u64, out));
@@ -277,7 +276,7 @@ pub fn write_records_as(
                     || fill(&mut next, after, n_after),
                     || {
                         // The pages `fill` made (the same length: nothing moves).
-                        let (pages, padded) = buf.pages(n as usize * 2);
+                        let pages = buf.pages(n as usize * 2);
                         let made_now = &pages[..n as usize * 2];
                         hash.update(made_now);
                         histogram(made_now, metric)
@@ -286,7 +285,7 @@ pub fn write_records_as(
                             .for_each(|(a, b)| *b += a);
                         // Zeros pad the last page: the gap before the next section, or
                         // past the end, cut off below.
-                        out.write_at(&pages[..padded], at)
+                        out.write_at(pages, at)
                     },
                 );
                 written.map_err(io_err(tmp.path()))?;
