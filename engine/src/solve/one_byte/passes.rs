@@ -343,6 +343,13 @@ pub trait Values {
     fn code_value(&self, _c: u8) -> Value {
         Value::Illegal
     }
+
+    /// PROVIDED. The code of the value that a move from a slot of code `c` must reach to
+    /// achieve its value ([`Value::ahead`]): what the best-move pass looks for, asked of
+    /// every slot. Only asked where [`Values::codes`] gives codes.
+    fn ahead_code(&self, c: u8) -> u8 {
+        self.code(self.code_value(c).ahead())
+    }
 }
 
 impl<F: Fn(Index) -> Value> Values for F {

@@ -196,4 +196,46 @@ impl<P> Values for Read<'_, P> {
     fn code_value(&self, c: u8) -> Value {
         CODE_VALUE[c as usize]
     }
+
+    fn ahead_code(&self, c: u8) -> u8 {
+        AHEAD_CODE[c as usize]
+    }
+}
+
+/// [`Values::ahead_code`] of [`Read`]'s codes, looked up: the best-move pass asks it of
+/// every slot. [`Read::code`] of the value sought, in moves (the only packing whose bytes
+/// are codes).
+static AHEAD_CODE: LazyLock<[u8; 256]> = LazyLock::new(|| {
+    std::array::from_fn(|c| match CODE_VALUE[c].ahead() {
+        Value::Illegal => KEEP,
+        v => Packing::Moves.pack(v),
+    })
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code sought from each code is that of the value a move must reach to back up
+    /// to the code's own value, wherever there is such a value (not for a checkmate, the
+    /// illegal slots, or a loss in 254 plies, whose move would reach the illegal slots'
+    /// byte: no table whose bytes are codes holds one).
+    #[test]
+    fn ahead_codes_back_up_to_their_code() {
+        let mut sought = 0;
+        for c in 0..=255u8 {
+            let own = CODE_VALUE[c as usize];
+            let a = AHEAD_CODE[c as usize];
+            match own {
+                Value::Illegal | Value::Loss(0) => assert_eq!(a, KEEP, "code {c}"),
+                Value::Loss(254) => {}
+                v => {
+                    assert_eq!(CODE_VALUE[a as usize].back(), v, "code {c}");
+                    sought += 1;
+                }
+            }
+        }
+        // Every byte but the checkmate's, the illegal slots' and the 254-ply loss's.
+        assert_eq!(sought, 253);
+    }
 }

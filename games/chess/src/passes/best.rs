@@ -173,14 +173,14 @@ impl ChessPasses<'_> {
                 let by_line = values.codes(first, &mut line[..len]);
                 let mut lanes = Lanes::new(mask, values.code(Value::Illegal));
                 for b in bits(mask).map(|b| b as usize) {
-                    // `line` holds the group's own codes.
-                    let own = if by_line {
-                        values.code_value(line[b])
+                    if by_line {
+                        // `line` holds the group's own codes.
+                        let c = line[b];
+                        lanes.look_for(b, values.code_value(c), values.ahead_code(c));
                     } else {
-                        value(first + b as Index)
-                    };
-                    // Its code is used only where the values come as codes.
-                    lanes.look_for(b, own, values.code(own.ahead()));
+                        // No code is looked for.
+                        lanes.look_for(b, value(first + b as Index), 0);
+                    }
                 }
                 // A move of lane `b` that leaves the table: read by its route (an illegal
                 // one reaches an illegal slot of its sub-table). A double step is played
