@@ -13,6 +13,7 @@ mod best;
 mod group;
 mod lanes;
 mod refute;
+mod runs;
 mod start;
 mod zeroing;
 

@@ -22,6 +22,7 @@
 use std::cell::RefCell;
 
 use super::group::Group;
+use super::runs::{kind, KING_TAKES};
 use super::{mv, piece_targets, ChessPasses};
 use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
 use crate::index::{transform, Layout};
@@ -35,7 +36,7 @@ use retro_engine::solve::one_byte::{bits, Link, Own, Start};
 use retro_engine::solve::SolveError;
 
 /// No piece: the place of a captured piece in a sub-table's index.
-const GONE: u8 = u8::MAX;
+pub(super) const GONE: u8 = u8::MAX;
 
 thread_local! {
     /// The values of the last piece's captures of a fixed piece, for one group.
@@ -118,18 +119,18 @@ struct Line {
 
 /// Where the positions after one kind of capture or promotion are read.
 #[derive(Clone, Copy)]
-struct Dest {
+pub(super) struct Dest {
     /// `None`: only the kings are left, a draw.
-    route: Option<Route>,
+    pub(super) route: Option<Route>,
     /// Per piece of the table: its place among the sub-table's pieces, or [`GONE`].
-    place: [u8; 4],
+    pub(super) place: [u8; 4],
 }
 
 impl Dest {
     /// A position of the table (`turn` to move, the kings, the table's pieces on `sq`,
     /// those gone ignored) as its sub-table `route` stores it: the side to move, the kings
     /// and the sub-table's pieces in its order, in its colouring.
-    fn in_sub(
+    pub(super) fn in_sub(
         &self,
         route: Route,
         turn: Color,
@@ -227,7 +228,14 @@ impl ChessPasses<'_> {
     /// The value, for `turn` to move, of the position after a capture or promotion:
     /// kings on `wk`, `bk`, the table's pieces on `sq` (those gone ignored); for distance
     /// to zeroing, as a zeroing move counts it ([`ChessPasses::exit`]).
-    fn probe(&self, d: &Dest, turn: Color, wk: Square, bk: Square, sq: &[Square; 4]) -> Value {
+    pub(super) fn probe(
+        &self,
+        d: &Dest,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        sq: &[Square; 4],
+    ) -> Value {
         let Some(route) = d.route else {
             return Value::Draw;
         };
@@ -406,8 +414,14 @@ impl ChessPasses<'_> {
         // Captures by the king, then by each piece; then pawns' promotions.
         for y in squares(KING[own_king as usize] & enemy & !KING[enemy_king as usize]) {
             let (wk, bk) = if us == Color::White { (y, bk) } else { (wk, y) };
-            if let Some(d) = &exits.capture[piece_on(y)] {
-                note(self.probe(d, them, wk, bk, sq));
+            let j = piece_on(y);
+            if let Some(d) = &exits.capture[j] {
+                note(if j < n - 1 {
+                    // The king's square is the group's: the last piece's alone differs.
+                    self.run_probe(first, kind(KING_TAKES, j, 4), d, n - 1, them, wk, bk, sq)
+                } else {
+                    self.probe(d, them, wk, bk, sq)
+                });
             }
         }
         let mut double = false;
@@ -421,12 +435,14 @@ impl ChessPasses<'_> {
                 for y in squares(piece_targets(role, x, occ) & enemy) {
                     let mut after = *sq;
                     after[m] = y;
-                    if let Some(d) = &exits.capture[piece_on(y)] {
-                        let probe = || self.probe(d, them, wk, bk, &after);
+                    let j = piece_on(y);
+                    if let Some(d) = &exits.capture[j] {
                         note(if m == n - 1 {
-                            last_take(self.id, first, y, probe)
+                            last_take(self.id, first, y, || self.probe(d, them, wk, bk, &after))
                         } else {
-                            probe()
+                            // The last piece's square differs, or the taker's, on it.
+                            let varying = if j == n - 1 { m } else { n - 1 };
+                            self.run_probe(first, kind(m, j, 4), d, varying, them, wk, bk, &after)
                         });
                     }
                 }
@@ -448,6 +464,9 @@ impl ChessPasses<'_> {
                 let j = (enemy & bb(y) != 0).then(|| piece_on(y));
                 let mut after = *sq;
                 after[m] = y;
+                // A fixed pawn's move: the last piece's square differs, or the pawn's, on
+                // the last piece it took.
+                let varying = if j == Some(n - 1) { m } else { n - 1 };
                 if promotes {
                     // A fixed pawn's push: the same sub-table group from every slot.
                     let line = j.is_none() && m < n - 1;
@@ -455,13 +474,21 @@ impl ChessPasses<'_> {
                         if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
                             note(if line {
                                 self.promotion_probe(first, m, k, d, them, wk, bk, &after)
+                            } else if m < n - 1 {
+                                let k = kind(m, j.unwrap_or(4), k);
+                                self.run_probe(first, k, d, varying, them, wk, bk, &after)
                             } else {
                                 self.probe(d, them, wk, bk, &after)
                             });
                         }
                     }
                 } else if let Some(d) = &exits.capture[j.expect("a capture")] {
-                    note(self.probe(d, them, wk, bk, &after));
+                    note(if m < n - 1 {
+                        let k = kind(m, j.expect("a capture"), 4);
+                        self.run_probe(first, k, d, varying, them, wk, bk, &after)
+                    } else {
+                        self.probe(d, them, wk, bk, &after)
+                    });
                 }
             }
         }
@@ -490,33 +517,54 @@ impl ChessPasses<'_> {
             None => 4,
         };
         let (mut wk, mut bk, mut after) = (wk, bk, *sq);
-        let mut last = false;
-        let dest = if m.role == Role::King {
+        let (taker, mut promotion) = (KING_TAKES, 4);
+        let (dest, taker) = if m.role == Role::King {
             if us == Color::White {
                 wk = m.to;
             } else {
                 bk = m.to;
             }
-            exits.capture.get(taken)?
+            (exits.capture.get(taken)?, taker)
         } else {
             let p = (0..n).find(|&j| sq[j] == m.from && pieces[j].0 == us)?;
             after[p] = m.to;
-            last = p == n - 1 && m.capture.is_some() && m.promotion.is_none();
-            match m.promotion {
+            let dest = match m.promotion {
                 Some(r) => {
-                    let k = Role::PROMOTIONS.iter().position(|&x| x == r)?;
-                    &exits.promote[p][k][taken]
+                    promotion = Role::PROMOTIONS.iter().position(|&x| x == r)?;
+                    &exits.promote[p][promotion][taken]
                 }
                 None => exits.capture.get(taken)?,
-            }
+            };
+            (dest, p)
         };
         let dest = dest.as_ref()?;
-        let probe = || self.probe(dest, us.other(), wk, bk, &after);
-        Some(if last {
-            last_take(self.id, first, m.to, probe)
-        } else {
-            probe()
-        })
+        let them = us.other();
+        let probe = || self.probe(dest, them, wk, bk, &after);
+        // As the start reads them ([`ChessPasses::exit_values`]): the last piece taking a
+        // fixed piece once a group; a move whose position differs from slot to slot by one
+        // piece's square, by the group's run.
+        Some(
+            if taker == n - 1 && m.capture.is_some() && m.promotion.is_none() {
+                last_take(self.id, first, m.to, probe)
+            } else if taker == KING_TAKES && taken < n - 1 {
+                self.run_probe(
+                    first,
+                    kind(taker, taken, 4),
+                    dest,
+                    n - 1,
+                    them,
+                    wk,
+                    bk,
+                    &after,
+                )
+            } else if taker < n - 1 {
+                let varying = if taken == n - 1 { taker } else { n - 1 };
+                let k = kind(taker, taken, promotion);
+                self.run_probe(first, k, dest, varying, them, wk, bk, &after)
+            } else {
+                probe()
+            },
+        )
     }
 
     /// [`Passes::slowest_exit`](retro_engine::solve::one_byte::Passes::slowest_exit):
