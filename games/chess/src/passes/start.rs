@@ -517,14 +517,15 @@ impl ChessPasses<'_> {
             None => 4,
         };
         let (mut wk, mut bk, mut after) = (wk, bk, *sq);
-        let (taker, mut promotion) = (KING_TAKES, 4);
+        // The promotion's place in [`Role::PROMOTIONS`] (4: none), as [`kind`] counts it.
+        let mut promotion = 4;
         let (dest, taker) = if m.role == Role::King {
             if us == Color::White {
                 wk = m.to;
             } else {
                 bk = m.to;
             }
-            (exits.capture.get(taken)?, taker)
+            (exits.capture.get(taken)?, KING_TAKES)
         } else {
             let p = (0..n).find(|&j| sq[j] == m.from && pieces[j].0 == us)?;
             after[p] = m.to;
