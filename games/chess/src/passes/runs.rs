@@ -2,8 +2,9 @@
 //! same kind of capture (the same piece taking the same piece, promoting to the same role)
 //! leads to positions of the sub-table that differ by one piece's square alone, the last
 //! piece's (a fixed piece or a king took a fixed piece) or the taker's (it took the last
-//! piece, on the last piece's square). Where the kings orient the sub-table and that piece
-//! has no twin there, those positions' slots are one run, a slot a square of that piece
+//! piece, on the last piece's square). Where the orientation of the sub-table does not
+//! depend on that piece's square and it has no twin there, those positions' slots are one
+//! run, a slot a square of that piece
 //! apart by its digit's weight: the run is worked out once a group and kind, and each slot
 //! reads its position at an offset, where a probe would place every piece and work out the
 //! sub-table's index anew.
@@ -111,9 +112,10 @@ impl ChessPasses<'_> {
     }
 
     /// The run of capture or promotion `d` from a group, piece `varying` of the table the
-    /// only one whose square changes (here on `after[varying]`): `None` where the
-    /// sub-table has two symmetries for its kings (the pieces then choose), where the
-    /// varying piece has a twin there (their order may change) or where it is gone.
+    /// only one whose square changes (here on `after[varying]`): `None` where its square
+    /// may decide the sub-table's orientation (two symmetries give the kings, and it is
+    /// not the sub-table's last piece, or the others leave the choice to it), where it has
+    /// a twin there (their order may change) or where it is gone.
     fn run_of(
         &self,
         d: &Dest,
@@ -135,7 +137,13 @@ impl ChessPasses<'_> {
             return None;
         }
         let (turn, wk, bk, out) = d.in_sub(route, turn, wk, bk, after);
-        let t = l.orientation(wk, bk)?;
+        let t = match l.orientation(wk, bk) {
+            Some(t) => t,
+            // The sub-table's other pieces choose, the same wherever its last piece stands
+            // ([`Layout::group_orientation`](crate::index::Layout::group_orientation)).
+            None if p == k - 1 => l.group_orientation(wk, bk, &out[..k - 1])?,
+            None => return None,
+        };
         let pawn = l.pieces[p].1 == Role::Pawn;
         let size = |r: Role| if r == Role::Pawn { 48 } else { 64 };
         let stride: Index = l.pieces[p + 1..k].iter().map(|&(_, r)| size(r)).product();

@@ -13,9 +13,9 @@
 //! promotion leaving the mover's king attacked reaches an illegal slot of the sub-table.
 //! The last piece taking a fixed piece reaches the same position from every slot of the
 //! group: that value is read once a group ([`LastTakes`]), here, in the slowest exits of
-//! the losses and in the best moves. A fixed pawn's push to promotion reaches one group of
-//! its sub-table from every slot: where that group's slots follow the last piece's square
-//! alone, its first slot is worked out once a group ([`Promotions`]).
+//! the losses and in the best moves. The other captures and promotions by a fixed piece
+//! or a king lead, from every slot, to positions differing by one piece's square: read as
+//! runs of their sub-table (`runs.rs`).
 //!
 //! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
 
@@ -25,7 +25,7 @@ use super::group::Group;
 use super::runs::{kind, KING_TAKES};
 use super::{mv, piece_targets, ChessPasses};
 use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
-use crate::index::{transform, Layout};
+use crate::index::Layout;
 use crate::lines::BETWEEN;
 use crate::material::{Color, Role};
 use crate::moves::{self, make, Move};
@@ -78,43 +78,6 @@ fn last_take(id: u64, first: Index, y: Square, probe: impl FnOnce() -> Value) ->
         }
         t.value[y as usize]
     })
-}
-
-thread_local! {
-    /// Where a group's fixed pawns' pushes to promotion are read, for one group.
-    static PROMOTIONS: RefCell<Promotions> = const {
-        RefCell::new(Promotions {
-            id: 0,
-            first: Index::MAX,
-            known: 0,
-            line: [None; 16],
-        })
-    };
-}
-
-/// A fixed pawn's push to promotion leads, from every slot of the group, to positions of
-/// the sub-table that differ only by the last piece's square. Where the sub-table's index
-/// puts that piece last and the orientation does not depend on its square, they are one
-/// group of the sub-table ([`Line`]): its first slot is worked out once a group and
-/// promotion, not once a slot (a pawn on its seventh rank: four index computations a
-/// slot).
-struct Promotions {
-    /// Whose group, as in [`LastTakes`].
-    id: u64,
-    first: Index,
-    /// The entries worked out (bit `4 * pawn + promotion`).
-    known: u16,
-    line: [Option<Line>; 16],
-}
-
-/// The group of a sub-table holding the positions after a push to promotion.
-#[derive(Clone, Copy)]
-struct Line {
-    /// Its first slot, and the symmetry turning the last piece's square.
-    first: Index,
-    t: u8,
-    /// The last piece is a pawn (its digit is its square less 8).
-    pawn: bool,
 }
 
 /// Where the positions after one kind of capture or promotion are read.
@@ -243,69 +206,6 @@ impl ChessPasses<'_> {
         let l = subs.layout_of(route);
         let (turn, wk, bk, out) = d.in_sub(route, turn, wk, bk, sq);
         self.exit(subs.value_at(route, l.slot_of(turn, wk, bk, &out[..l.pieces.len()])))
-    }
-
-    /// The sub-table group holding the positions after a push to promotion `d` (`turn`
-    /// then to move, the kings, the pieces on `after`), wherever the last piece stands;
-    /// `None` where its square decides the orientation or where it goes in the index.
-    fn line_of(
-        &self,
-        d: &Dest,
-        turn: Color,
-        wk: Square,
-        bk: Square,
-        after: &[Square; 4],
-    ) -> Option<Line> {
-        let route = d.route?;
-        let l = self.chess.subs.layout_of(route);
-        let (n, k) = (self.layout().pieces.len(), l.pieces.len());
-        if d.place[n - 1] as usize != k - 1 || l.pieces[..k - 1].contains(&l.pieces[k - 1]) {
-            return None;
-        }
-        let (turn, wk, bk, out) = d.in_sub(route, turn, wk, bk, after);
-        let fixed = &out[..k - 1];
-        let t = l.group_orientation(wk, bk, fixed)?;
-        Some(Line {
-            first: l.group_first(turn, t, wk, bk, fixed),
-            t,
-            pawn: l.pieces[k - 1].1 == Role::Pawn,
-        })
-    }
-
-    /// The value of push to promotion `k` of fixed pawn `m` (its route `d`) from the slot
-    /// of group `first` whose pieces are on `after`: [`ChessPasses::probe`], through the
-    /// group's [`Line`] where there is one.
-    #[allow(clippy::too_many_arguments)]
-    fn promotion_probe(
-        &self,
-        first: Index,
-        m: usize,
-        k: usize,
-        d: &Dest,
-        turn: Color,
-        wk: Square,
-        bk: Square,
-        after: &[Square; 4],
-    ) -> Value {
-        let e = 4 * m + k;
-        let line = PROMOTIONS.with(|p| {
-            let mut p = p.borrow_mut();
-            if (p.id, p.first) != (self.id, first) {
-                (p.id, p.first, p.known) = (self.id, first, 0);
-            }
-            if p.known & 1 << e == 0 {
-                p.line[e] = self.line_of(d, turn, wk, bk, after);
-                p.known |= 1 << e;
-            }
-            p.line[e]
-        });
-        let (Some(line), Some(route)) = (line, d.route) else {
-            return self.probe(d, turn, wk, bk, after);
-        };
-        let s = after[self.layout().pieces.len() - 1];
-        let x = transform(line.t, if route.flip { s ^ 56 } else { s });
-        let digit = if line.pawn { x - 8 } else { x };
-        self.exit(self.chess.subs.value_at(route, line.first + digit as Index))
     }
 
     /// [`Passes::group_start`](retro_engine::solve::one_byte::Passes::group_start).
@@ -468,13 +368,9 @@ impl ChessPasses<'_> {
                 // the last piece it took.
                 let varying = if j == Some(n - 1) { m } else { n - 1 };
                 if promotes {
-                    // A fixed pawn's push: the same sub-table group from every slot.
-                    let line = j.is_none() && m < n - 1;
                     for k in 0..4 {
                         if let Some(d) = &exits.promote[m][k][j.unwrap_or(4)] {
-                            note(if line {
-                                self.promotion_probe(first, m, k, d, them, wk, bk, &after)
-                            } else if m < n - 1 {
+                            note(if m < n - 1 {
                                 let k = kind(m, j.unwrap_or(4), k);
                                 self.run_probe(first, k, d, varying, them, wk, bk, &after)
                             } else {
