@@ -6,6 +6,7 @@
 
 #[macro_use]
 mod cli;
+mod cpu;
 
 use std::process::ExitCode;
 
@@ -61,6 +62,15 @@ enum GomokuCommand {
 }
 
 fn main() -> ExitCode {
+    let missing = cpu::missing();
+    if !missing.is_empty() {
+        eprintln!(
+            "error: this retro was built for a processor with {}, which this one lacks: \
+             build it here (cargo build --release)",
+            missing.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Generate(a) => cli::generate::run(a),
