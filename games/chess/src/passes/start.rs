@@ -571,7 +571,8 @@ impl ChessPasses<'_> {
 
     /// The squares of the last piece where a slot of group `g` (`base`: its kings and
     /// fixed pieces) may have a move out of the table (a capture, a promotion), a double
-    /// step or a pawn move leaving the tier, or its side to move in check: a superset,
+    /// step allowing en passant (only where the opponent has a pawn) or a pawn move leaving
+    /// the tier, or its side to move in check: a superset,
     /// every square where a fixed piece may do one of these (whether the last piece stands
     /// in its way is not worked out here) or where the side to move has a pawn in a tiered
     /// solve.
@@ -588,6 +589,9 @@ impl ChessPasses<'_> {
         let enemy = base.colors[them as usize] & !bb(enemy_king);
         let (last_color, last_role) = l.pieces[n - 1];
         let last_theirs = last_color == them;
+        // A double step matters to the start only where the opponent may take en passant
+        // (a link): elsewhere it is a move inside the table like any other.
+        let en_passant = l.pieces.iter().any(|&p| p == (them, Role::Pawn));
         // The squares the side to move attacks: a fixed piece there is taken; the last
         // piece, where it stands on one.
         let mut busy = 0;
@@ -607,7 +611,8 @@ impl ChessPasses<'_> {
             let hits = if role == Role::Pawn {
                 let one = if white { x + 8 } else { x - 8 };
                 let promotes = rank(one) == 7 || rank(one) == 0;
-                if self.tiered || promotes || rank(x) == if white { 1 } else { 6 } {
+                let double = en_passant && rank(x) == if white { 1 } else { 6 };
+                if self.tiered || promotes || double {
                     return !0;
                 }
                 pawn_attacks(white, x)
@@ -630,12 +635,17 @@ impl ChessPasses<'_> {
                 };
         }
         // Where the last piece takes a fixed piece (seen from that piece), promotes or
-        // steps twice.
+        // steps twice (allowing en passant).
         if last_role == Role::Pawn {
             if self.tiered {
                 return !0;
             }
-            busy |= 0x00ff_0000_0000_ff00;
+            // Its promotions, and its double steps if they may allow en passant.
+            busy |= match (white, en_passant) {
+                (_, true) => 0x00ff_0000_0000_ff00,
+                (true, false) => 0x00ff_0000_0000_0000,
+                (false, false) => 0xff00,
+            };
         }
         for y in squares(enemy) {
             busy |= match last_role {
