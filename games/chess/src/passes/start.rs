@@ -591,7 +591,7 @@ impl ChessPasses<'_> {
         let last_theirs = last_color == them;
         // A double step matters to the start only where the opponent may take en passant
         // (a link): elsewhere it is a move inside the table like any other.
-        let en_passant = l.pieces.iter().any(|&p| p == (them, Role::Pawn));
+        let en_passant = l.pieces.contains(&(them, Role::Pawn));
         // The squares the side to move attacks: a fixed piece there is taken; the last
         // piece, where it stands on one.
         let mut busy = 0;
