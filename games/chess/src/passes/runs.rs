@@ -17,6 +17,7 @@ use crate::board::Square;
 use crate::index::transform;
 use crate::material::{Color, Role};
 use retro_engine::game::{Index, Value};
+use retro_engine::solve::one_byte::bits;
 
 /// The kinds of capture and promotion of a group, a number each ([`kind`]).
 const KINDS: usize = 125;
@@ -56,6 +57,14 @@ struct Run {
     pawn: bool,
     /// The sub-table is stored in the other colouring: squares mirrored by rank.
     flip: bool,
+}
+
+impl Run {
+    /// The sub-table slot where the varying piece stands on `s`.
+    fn slot(&self, s: Square) -> Index {
+        let x = transform(self.t, if self.flip { s ^ 56 } else { s });
+        self.first + (if self.pawn { x - 8 } else { x }) as Index * self.stride
+    }
 }
 
 /// The number of a kind of capture or promotion: the piece moving (`taker`: its place in
@@ -100,15 +109,53 @@ impl ChessPasses<'_> {
         let (Some(run), Some(route)) = (run, d.route) else {
             return self.probe(d, turn, wk, bk, after);
         };
-        let s = after[varying];
-        let x = transform(run.t, if run.flip { s ^ 56 } else { s });
-        let digit = (if run.pawn { x - 8 } else { x }) as Index;
-        let v = self
-            .chess
-            .subs
-            .value_at(route, run.first + digit * run.stride);
+        let v = self.chess.subs.value_at(route, run.slot(after[varying]));
         debug_assert_eq!(self.exit(v), self.probe(d, turn, wk, bk, after));
         self.exit(v)
+    }
+
+    /// [`ChessPasses::run_probe`] of every slot `b` of `lanes` in the group at `first`, the
+    /// last piece varying (on `last_square(b)`), into `out[b]`: one run read lane by lane.
+    /// False (nothing read) where the kind is no run.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run_lanes(
+        &self,
+        first: Index,
+        k: usize,
+        d: &Dest,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        after: &[Square; 4],
+        lanes: u64,
+        out: &mut [Value; 64],
+    ) -> bool {
+        let n = self.layout().pieces.len();
+        let run = RUNS.with(|r| {
+            let mut r = r.borrow_mut();
+            if (r.id, r.first) != (self.id, first) {
+                (r.id, r.first, r.known) = (self.id, first, 0);
+            }
+            if r.known & 1 << k == 0 {
+                r.run[k] = self.run_of(d, n - 1, turn, wk, bk, after);
+                r.known |= 1 << k;
+            }
+            r.run[k]
+        });
+        let (Some(run), Some(route)) = (run, d.route) else {
+            return false;
+        };
+        let subs = &self.chess.subs;
+        for b in bits(lanes) {
+            let v = subs.value_at(route, run.slot(self.last_square(b)));
+            out[b as usize] = self.exit(v);
+            debug_assert!({
+                let mut a = *after;
+                a[n - 1] = self.last_square(b);
+                out[b as usize] == self.probe(d, turn, wk, bk, &a)
+            });
+        }
+        true
     }
 
     /// The run of capture or promotion `d` from a group, piece `varying` of the table the

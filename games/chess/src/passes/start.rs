@@ -15,7 +15,9 @@
 //! group: that value is read once a group ([`LastTakes`]), here, in the slowest exits of
 //! the losses and in the best moves. The other captures and promotions by a fixed piece
 //! or a king lead, from every slot, to positions differing by one piece's square: read as
-//! runs of their sub-table (`runs.rs`).
+//! runs of their sub-table (`runs.rs`); a fixed pawn's four promotions by a push, which
+//! every slot of its group has, are read for all the group's slots at once
+//! ([`ChessPasses::pushed_promotions`]).
 //!
 //! [`Passes::group_start`]: retro_engine::solve::one_byte::Passes::group_start
 
@@ -242,6 +244,11 @@ impl ChessPasses<'_> {
         // Elsewhere a legal slot has no move out of the table and no check: it starts
         // open with nothing known, as the work below would find.
         let eventful = self.eventful_in_group(&g, &base);
+        let pushed = if tiered {
+            None
+        } else {
+            self.pushed_promotions(exits, &g, first, mask & self.to_slots(legal & eventful))
+        };
         for b in bits(mask) {
             let s = self.last_square(b);
             if legal & bb(s) == 0 {
@@ -267,10 +274,22 @@ impl ChessPasses<'_> {
             // The pieces to take: the other side's, its king aside.
             let enemy = pos.colors[them as usize] & !bb(enemy_king);
             let mut tally = ExitTally::default();
-            let double =
-                self.exit_values(exits, first, us, g.wk, g.bk, &sq, occ, enemy, &mut |v| {
-                    tally.value(v)
-                });
+            let skip = pushed.as_ref().map(|p| p.pawn);
+            let double = self.exit_values(
+                exits,
+                first,
+                us,
+                (g.wk, g.bk),
+                &sq,
+                (occ, enemy),
+                skip,
+                &mut |v| tally.value(v),
+            );
+            if let Some(p) = pushed.as_ref().filter(|p| s != p.to) {
+                for v in &p.values {
+                    tally.value(v[b as usize]);
+                }
+            }
             if tiered {
                 // Every pawn move leaves the tier, played out.
                 self.each_push(&pos, own, &mut |v| tally.value(v));
@@ -287,18 +306,18 @@ impl ChessPasses<'_> {
     /// (`us` to move, the kings, the table's pieces on `sq`, `occ` occupied, `enemy` the
     /// pieces `us` may take) to `note`, an illegal one as [`Value::Illegal`]; true if a
     /// pawn may step twice (those moves stay inside, or allow en passant: not read here).
-    /// `first` is the position's group's first slot.
+    /// `first` is the position's group's first slot. The push to promotion of the pawn
+    /// `skip` (read for the whole group: [`ChessPasses::pushed_promotions`]) is left out.
     #[allow(clippy::too_many_arguments)]
     fn exit_values(
         &self,
         exits: &Exits,
         first: Index,
         us: Color,
-        wk: Square,
-        bk: Square,
+        (wk, bk): (Square, Square),
         sq: &[Square; 4],
-        occ: u64,
-        enemy: u64,
+        (occ, enemy): (u64, u64),
+        skip: Option<usize>,
         note: &mut impl FnMut(Value),
     ) -> bool {
         let l = self.layout();
@@ -354,7 +373,9 @@ impl ChessPasses<'_> {
             let mut to = pawn_attacks(white, x) & enemy;
             if occ & bb(one) == 0 {
                 if promotes {
-                    to |= bb(one);
+                    if skip != Some(m) {
+                        to |= bb(one);
+                    }
                 } else {
                     let two = if white { one + 8 } else { one - 8 };
                     double |= rank(x) == if white { 1 } else { 6 } && occ & bb(two) == 0;
@@ -389,6 +410,49 @@ impl ChessPasses<'_> {
             }
         }
         double
+    }
+
+    /// The promotions by a fixed pawn's push from the slots `lanes` of group `g` (at
+    /// `first`), read for all of them at once: from every slot where the last piece does
+    /// not stand on the promotion square, the same four kinds of move, whose positions
+    /// differ by the last piece's square alone (`runs.rs`). `None` where no fixed pawn of
+    /// the side to move promotes by a push, or a kind is no run.
+    fn pushed_promotions(
+        &self,
+        exits: &Exits,
+        g: &Group,
+        first: Index,
+        lanes: u64,
+    ) -> Option<Pushed> {
+        let l = self.layout();
+        let n = l.pieces.len();
+        let us = g.turn;
+        let white = us == Color::White;
+        let m = (0..n - 1).find(|&m| {
+            let x = g.sq[m];
+            l.pieces[m] == (us, Role::Pawn) && rank(x) == if white { 6 } else { 1 }
+        })?;
+        let to = if white { g.sq[m] + 8 } else { g.sq[m] - 8 };
+        let lanes = lanes & !self.to_slots(bb(to));
+        if g.occ & bb(to) != 0 || lanes == 0 {
+            return None;
+        }
+        let mut after = g.sq;
+        after[m] = to;
+        after[n - 1] = self.last_square(lanes.trailing_zeros() as Index);
+        let mut values = [[Value::Illegal; 64]; 4];
+        for (k, out) in values.iter_mut().enumerate() {
+            let d = exits.promote[m][k][4].as_ref()?;
+            let kind = kind(m, 4, k);
+            if !self.run_lanes(first, kind, d, us.other(), g.wk, g.bk, &after, lanes, out) {
+                return None;
+            }
+        }
+        Some(Pushed {
+            pawn: m,
+            to,
+            values,
+        })
     }
 
     /// The value, for the opponent, of capture or promotion `m` by `us` (kings on `wk`,
@@ -481,11 +545,20 @@ impl ChessPasses<'_> {
         }
         let mut slowest = 0;
         let first = i / l.group_len() as Index * l.group_len() as Index;
-        let double = self.exit_values(exits, first, us, wk, bk, &sq, occ, enemy, &mut |v| {
-            if let Value::Win(w) = v {
-                slowest = slowest.max(w);
-            }
-        });
+        let double = self.exit_values(
+            exits,
+            first,
+            us,
+            (wk, bk),
+            &sq,
+            (occ, enemy),
+            None,
+            &mut |v| {
+                if let Value::Win(w) = v {
+                    slowest = slowest.max(w);
+                }
+            },
+        );
         if self.tiered {
             // Every pawn move leaves the tier.
             let s = self.slot(i);
@@ -679,6 +752,16 @@ impl ChessPasses<'_> {
             }
         }
     }
+}
+
+/// A fixed pawn's promotions by a push, read for a whole group
+/// ([`ChessPasses::pushed_promotions`]).
+struct Pushed {
+    /// The pawn (its place among the table's pieces) and the promotion square.
+    pawn: usize,
+    to: Square,
+    /// Per promotion (queen to knight), per slot of the group: the value for the opponent.
+    values: [[Value; 64]; 4],
 }
 
 /// What a position's moves out of the table (and its double steps) give the side to
