@@ -95,17 +95,7 @@ impl ChessPasses<'_> {
         bk: Square,
         after: &[Square; 4],
     ) -> Value {
-        let run = RUNS.with(|r| {
-            let mut r = r.borrow_mut();
-            if (r.id, r.first) != (self.id, first) {
-                (r.id, r.first, r.known) = (self.id, first, 0);
-            }
-            if r.known & 1 << k == 0 {
-                r.run[k] = self.run_of(d, varying, turn, wk, bk, after);
-                r.known |= 1 << k;
-            }
-            r.run[k]
-        });
+        let run = self.group_run(first, k, d, varying, turn, wk, bk, after);
         let (Some(run), Some(route)) = (run, d.route) else {
             return self.probe(d, turn, wk, bk, after);
         };
@@ -131,17 +121,7 @@ impl ChessPasses<'_> {
         out: &mut [Value; 64],
     ) -> bool {
         let n = self.layout().pieces.len();
-        let run = RUNS.with(|r| {
-            let mut r = r.borrow_mut();
-            if (r.id, r.first) != (self.id, first) {
-                (r.id, r.first, r.known) = (self.id, first, 0);
-            }
-            if r.known & 1 << k == 0 {
-                r.run[k] = self.run_of(d, n - 1, turn, wk, bk, after);
-                r.known |= 1 << k;
-            }
-            r.run[k]
-        });
+        let run = self.group_run(first, k, d, n - 1, turn, wk, bk, after);
         let (Some(run), Some(route)) = (run, d.route) else {
             return false;
         };
@@ -156,6 +136,34 @@ impl ChessPasses<'_> {
             });
         }
         true
+    }
+
+    /// The run of kind `k` (capture or promotion `d`, piece `varying` the only one whose
+    /// square changes) from the group at `first`: worked out once a group and kind
+    /// ([`ChessPasses::run_of`]) and kept in the thread's [`Runs`].
+    #[allow(clippy::too_many_arguments)]
+    fn group_run(
+        &self,
+        first: Index,
+        k: usize,
+        d: &Dest,
+        varying: usize,
+        turn: Color,
+        wk: Square,
+        bk: Square,
+        after: &[Square; 4],
+    ) -> Option<Run> {
+        RUNS.with(|r| {
+            let mut r = r.borrow_mut();
+            if (r.id, r.first) != (self.id, first) {
+                (r.id, r.first, r.known) = (self.id, first, 0);
+            }
+            if r.known & 1 << k == 0 {
+                r.run[k] = self.run_of(d, varying, turn, wk, bk, after);
+                r.known |= 1 << k;
+            }
+            r.run[k]
+        })
     }
 
     /// The run of capture or promotion `d` from a group, piece `varying` of the table the
