@@ -179,22 +179,6 @@ impl Bytes {
         mask & within
     }
 
-    /// The slots `first + k`, `k` a bit of `within` (inside the array), whose byte is `a`
-    /// or lies in `lo..=hi`, as the bits of a mask. Where `first` starts a word, the words
-    /// holding such slots are compared sixteen bytes a step; elsewhere byte by byte.
-    #[inline]
-    pub fn matching(&self, first: usize, within: u64, a: u8, lo: u8, hi: u8) -> u64 {
-        let ok = |x: u8| x == a || x.wrapping_sub(lo) <= hi.wrapping_sub(lo);
-        if first % 8 != 0 {
-            let mut m = 0;
-            for k in (0..64).filter(|k| within >> k & 1 != 0) {
-                m |= (ok(self.get(first + k)) as u64) << k;
-            }
-            return m;
-        }
-        in_range_bytes(&self.words_of(first, within), a, lo, hi) & within
-    }
-
     /// The eight words from slot `first` (which starts a word) on, those holding none of
     /// the slots `within` (bit `k`: slot `first + k`, inside the array) not read: 0.
     #[inline]
@@ -244,43 +228,6 @@ fn equal_bytes(w: &[u64; 8], b: u8) -> u64 {
     {
         let pattern = ONES * b as u64;
         (0..8).fold(0, |m, k| m | (zero_bytes(w[k] ^ pattern) as u64) << (8 * k))
-    }
-}
-
-/// Bit `k` set where byte `k` of the eight words `w` (byte `k % 8` of word `k / 8`) is `a`
-/// or lies in `lo..=hi`.
-#[inline]
-fn in_range_bytes(w: &[u64; 8], a: u8, lo: u8, hi: u8) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-            _mm_set_epi64x, _mm_sub_epi8,
-        };
-        let mut m = 0u64;
-        // Safety: SSE2 is part of the x86-64 baseline, so every processor this code runs
-        // on has these instructions; they work on registers only, no memory.
-        unsafe {
-            let (pa, plo) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(lo as i8));
-            let width = _mm_set1_epi8(hi.wrapping_sub(lo) as i8);
-            for k in 0..4 {
-                let v = _mm_set_epi64x(w[2 * k + 1] as i64, w[2 * k] as i64);
-                // `x - lo` at most `hi - lo`, unsigned: the minimum leaves it unchanged.
-                let y = _mm_sub_epi8(v, plo);
-                let inside = _mm_cmpeq_epi8(_mm_min_epu8(y, width), y);
-                let hit = _mm_or_si128(inside, _mm_cmpeq_epi8(v, pa));
-                m |= (_mm_movemask_epi8(hit) as u16 as u64) << (16 * k);
-            }
-        }
-        m
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        (0..64).fold(0, |m, k| {
-            let x = (w[k / 8] >> (8 * (k % 8))) as u8;
-            let ok = x == a || x.wrapping_sub(lo) <= hi.wrapping_sub(lo);
-            m | (ok as u64) << k
-        })
     }
 }
 
@@ -381,28 +328,6 @@ mod tests {
             let mut out = vec![0; len];
             b.copy_to(first, &mut out);
             prop_assert_eq!(&out[..], &want[first..first + len]);
-        }
-
-        #[test]
-        fn matching_marks_exactly_the_bytes_in_range(
-            bytes in proptest::collection::vec(any::<u8>(), 128..200),
-            first in 0usize..64,
-            within: u64,
-            a: u8,
-            lo: u8,
-            hi: u8,
-        ) {
-            let b = holding_bytes(&bytes);
-            // Word-aligned starts, the fast path, as often as the others.
-            let first = if within & 1 == 0 { first / 8 * 8 } else { first };
-            let want = (0..64)
-                .filter(|&k| within >> k & 1 != 0)
-                .filter(|&k| {
-                    let x = bytes[first + k];
-                    x == a || (lo <= x && x <= hi) || (lo > hi && (x >= lo || x <= hi))
-                })
-                .fold(0u64, |m, k| m | 1 << k);
-            prop_assert_eq!(b.matching(first, within, a, lo, hi), want);
         }
 
         #[test]

@@ -30,9 +30,10 @@
 //! likewise passes over the chunks where none was proposed.
 //!
 //! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
-//! change (illegal, lost, or won no later than the depth solved). Most predecessors of a
-//! lost position are settled already; the bit, eight times denser than the values, spares
-//! reading theirs. Illegal slots hold the checkmates' byte and are told from them by that
+//! change (illegal, won no later than the depth solved, or lost and scanned at its
+//! depth). Most predecessors of a lost position are settled already, and the forward
+//! checks accept exactly the settled targets (no candidate has a move into a loss already
+//! scanned); the bit, eight times denser than the values, spares reading theirs. Illegal slots hold the checkmates' byte and are told from them by that
 //! bit: a move into an illegal slot is not legal, so the passes need not test legality
 //! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
 //! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
@@ -349,6 +350,9 @@ fn solve_tier<P: Passes>(
                 if d == 0 {
                     // Not checkmates: illegal slots.
                     mask &= !st.fin.mask(first as usize);
+                } else {
+                    // Settled from now on ([`State::fin`]; a checkmate never is).
+                    st.fin.set_mask(first as usize, mask);
                 }
                 let mut any = false;
                 if mask != 0 {

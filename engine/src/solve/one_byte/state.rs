@@ -90,10 +90,12 @@ pub(super) struct State<'a, P> {
     /// The same for the losses the candidates' checks store one ply after the wins they
     /// were checked after (two depths on), by the parity of that loss.
     pub(super) lost_groups: [Bits; 2],
-    /// Settled: the value cannot change any more (illegal, lost, or won no later than
-    /// the depth being solved; a checkmate aside, which tells it from an illegal slot).
-    /// Most un-moves from a lost position reach such slots; this bit, eight times denser
-    /// than the values, spares reading theirs.
+    /// Settled: illegal, won no later than the depth being solved, or lost no later than
+    /// the last depth scanned for losses (a loss stored ahead of its depth waits until
+    /// then; a checkmate never is, which tells it from an illegal slot). Most un-moves from
+    /// a lost position reach such slots, and a forward check accepts them
+    /// ([`State::accepted`]): this bit, eight times denser than the values, spares reading
+    /// theirs.
     pub(super) fin: Bits,
     /// With tiers ([`Passes::tiers`]): the slots of the tier being solved. The passes
     /// run on these alone; the other slots are of higher tiers, final, or of lower ones,
@@ -379,12 +381,11 @@ impl<P: Passes> State<'_, P> {
         self.lose(p, slowest.max(exit) + 1, w)
     }
 
-    /// Store candidate `p`, checked after the wins at `w` plies, lost in `d` plies: settled
-    /// then, and noted if beyond the depth being solved. True if it was still unknown.
+    /// Store candidate `p`, checked after the wins at `w` plies, lost in `d` plies, and
+    /// note it for the scan at depth `d` (which settles it). True if it was still unknown.
     fn lose(&self, p: Index, d: u16, w: u16) -> bool {
         let stored = self.store(p, UNKNOWN, Value::Loss(d));
         if stored {
-            self.fin.set(p as usize);
             if d == w + 1 {
                 self.note_groups(&self.lost_groups[d as usize % 2], p, 1);
             } else {
@@ -522,29 +523,24 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// The bits of `m` whose slots (`first + b`) a forward check at `w` plies accepts:
-    /// illegal, or won for the opponent in at most `w` plies.
+    /// illegal, or won for the opponent in at most `w` plies. Those are the settled slots
+    /// ([`State::fin`]) but the losses scanned already, at most `w - 1` plies, which no
+    /// candidate reaches: a slot with a move into one was won at once. So the check reads a
+    /// bit a target, eight targets a byte, not the targets' values.
+    #[inline]
     pub(super) fn accepted(&self, first: Index, m: u64, w: u16) -> u64 {
-        if self.packing.fits(Value::Win(w)) {
-            // Wins of at most `w` plies are the bytes from 2 to its win's, in either
-            // packing (the never-lost mark is beyond it until the solve is that deep, and
-            // the values kept apart are deeper): sixteen slots compared a step, no value
-            // decoded.
-            return self.value.matching(
-                first as usize,
-                m,
-                ILLEGAL,
-                2,
-                self.packing.pack(Value::Win(w)),
-            );
-        }
-        let mut a = 0;
-        for b in bits(m) {
-            let ok = match self.get(first + b) {
-                ILLEGAL => true,
-                _ => self.won_within(first + b, w).is_some(),
+        let a = self.fin.mask(first as usize) & m;
+        debug_assert!(bits(m).all(|b| {
+            let q = first + b;
+            let (byte, marked) = (self.get(q), self.keep.is_none());
+            let by_value = match byte {
+                ILLEGAL => self.fin.get(q as usize),
+                _ => self.won_within(q, w).is_some(),
             };
-            a |= (ok as u64) << b;
-        }
+            let lost =
+                !(byte == KEEP && marked) && matches!(self.read(byte, q), Value::Loss(l) if l < w);
+            a >> b & 1 == by_value as u64 || lost
+        }));
         a
     }
 
