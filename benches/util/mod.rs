@@ -34,7 +34,9 @@ pub struct Measured {
 }
 
 /// Run `program args` in `dir` with `env`, under `/usr/bin/time` (peak RSS and CPU time of
-/// the whole run), sampling the process's `RssAnon` every 20 ms.
+/// the whole run), sampling the process's `RssAnon` every 20 ms. The files written before
+/// (the untimed sub-tables) are flushed to disk first, so that their write-back does not
+/// run beside the measured program, whichever program that is.
 #[allow(dead_code)]
 pub fn measure(
     program: &std::path::Path,
@@ -43,6 +45,12 @@ pub fn measure(
     env: &[(&str, &str)],
 ) -> Result<Measured, String> {
     use std::process::{Command, Stdio};
+    let synced = Command::new("sync")
+        .status()
+        .map_err(|e| format!("sync: {e}"))?;
+    if !synced.success() {
+        return Err(format!("sync: {synced}"));
+    }
     let start = std::time::Instant::now();
     let mut child = Command::new("/usr/bin/time")
         .args(["-f", "%M %U %S"])
