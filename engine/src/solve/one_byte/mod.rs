@@ -33,8 +33,9 @@
 //! change (illegal, won no later than the depth solved, or lost and scanned at its
 //! depth). Most predecessors of a lost position are settled already, and the forward
 //! checks accept exactly the settled targets (no candidate has a move into a loss already
-//! scanned); the bit, eight times denser than the values, spares reading theirs. Illegal slots hold the checkmates' byte and are told from them by that
-//! bit: a move into an illegal slot is not legal, so the passes need not test legality
+//! scanned); the bit, eight times denser than the values, spares reading theirs. Illegal
+//! slots hold the checkmates' byte and are told from them by that bit: a move into an
+//! illegal slot is not legal, so the passes need not test legality
 //! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
 //! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
 //! can have until the solve gets that deep ([`Passes::deepest_exit`]); before then these
