@@ -16,6 +16,7 @@ use super::ChessPasses;
 use crate::board::Square;
 use crate::index::transform;
 use crate::material::{Color, Role};
+use crate::subtables::Route;
 use retro_engine::game::{Index, Value};
 use retro_engine::solve::one_byte::bits;
 
@@ -55,14 +56,14 @@ struct Run {
     stride: Index,
     /// The varying piece is a pawn (its digit is its square less 8).
     pawn: bool,
-    /// The sub-table is stored in the other colouring: squares mirrored by rank.
-    flip: bool,
+    /// The sub-table read (in the other colouring: squares mirrored by rank).
+    route: Route,
 }
 
 impl Run {
     /// The sub-table slot where the varying piece stands on `s`.
     fn slot(&self, s: Square) -> Index {
-        let x = transform(self.t, if self.flip { s ^ 56 } else { s });
+        let x = transform(self.t, if self.route.flip { s ^ 56 } else { s });
         self.first + (if self.pawn { x - 8 } else { x }) as Index * self.stride
     }
 }
@@ -95,11 +96,13 @@ impl ChessPasses<'_> {
         bk: Square,
         after: &[Square; 4],
     ) -> Value {
-        let run = self.group_run(first, k, d, varying, turn, wk, bk, after);
-        let (Some(run), Some(route)) = (run, d.route) else {
+        let Some(run) = self.group_run(first, k, d, varying, turn, wk, bk, after) else {
             return self.probe(d, turn, wk, bk, after);
         };
-        let v = self.chess.subs.value_at(route, run.slot(after[varying]));
+        let v = self
+            .chess
+            .subs
+            .value_at(run.route, run.slot(after[varying]));
         debug_assert_eq!(self.exit(v), self.probe(d, turn, wk, bk, after));
         self.exit(v)
     }
@@ -121,13 +124,12 @@ impl ChessPasses<'_> {
         out: &mut [Value; 64],
     ) -> bool {
         let n = self.layout().pieces.len();
-        let run = self.group_run(first, k, d, n - 1, turn, wk, bk, after);
-        let (Some(run), Some(route)) = (run, d.route) else {
+        let Some(run) = self.group_run(first, k, d, n - 1, turn, wk, bk, after) else {
             return false;
         };
         let subs = &self.chess.subs;
         for b in bits(lanes) {
-            let v = subs.value_at(route, run.slot(self.last_square(b)));
+            let v = subs.value_at(run.route, run.slot(self.last_square(b)));
             out[b as usize] = self.exit(v);
             debug_assert!({
                 let mut a = *after;
@@ -209,7 +211,7 @@ impl ChessPasses<'_> {
             t,
             stride,
             pawn,
-            flip: route.flip,
+            route,
         })
     }
 }
