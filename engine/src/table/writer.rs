@@ -31,13 +31,7 @@ pub fn histogram(payload: &[u8], metric: Metric) -> Vec<u64> {
     let bins = metric.codes();
     payload
         .par_chunks(1 << 20)
-        .map(|chunk| {
-            let mut h = vec![0u64; bins];
-            for r in chunk.chunks_exact(2) {
-                h[metric.code(metric.value([r[0], r[1]]))] += 1;
-            }
-            h
-        })
+        .map(|chunk| metric.histogram(chunk))
         .reduce(
             || vec![0u64; bins],
             |mut a, b| {
