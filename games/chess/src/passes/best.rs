@@ -210,6 +210,7 @@ impl ChessPasses<'_> {
                     let at = self.last_moves_to(&g, next, self.last_square(0), 0);
                     values.codes(at, &mut home[..len])
                 };
+                let home_legal = lanes.legal_in(&home);
                 let last_to = |lanes: &mut Lanes, b: usize, to: Square, s: Square| {
                     if home_line {
                         lanes.count_code(b, home[self.digit_of_last(to) as usize]);
@@ -232,7 +233,33 @@ impl ChessPasses<'_> {
                             continue;
                         }
                         let occ = occ_fixed | bb(s);
-                        for t in squares(piece_targets(last_role, s, occ) & !own_fixed & !bb(s)) {
+                        let targets = piece_targets(last_role, s, occ) & !own_fixed & !bb(s);
+                        if home_line {
+                            // Lane `t` of the line is the last piece on `t`. In square
+                            // order: the moves up to each capture counted at once.
+                            let (mut quiet, mut takes) =
+                                (targets & !enemy_fixed, targets & enemy_fixed);
+                            loop {
+                                let upto = if takes != 0 {
+                                    (takes & takes.wrapping_neg()) - 1
+                                } else {
+                                    !0
+                                };
+                                lanes.count_lanes(b, quiet & upto, home_legal, &home);
+                                quiet &= !upto;
+                                if takes == 0 || !lanes.is_active(b) {
+                                    break;
+                                }
+                                let t = takes.trailing_zeros() as Square;
+                                exit(lanes, before, b, mv(last_role, s, t, Some(capture(t))));
+                                takes &= takes - 1;
+                                if !lanes.is_active(b) {
+                                    break;
+                                }
+                            }
+                            continue;
+                        }
+                        for t in squares(targets) {
                             if enemy_fixed & bb(t) != 0 {
                                 exit(lanes, before, b, mv(last_role, s, t, Some(capture(t))));
                             } else {

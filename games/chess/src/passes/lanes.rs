@@ -1,13 +1,16 @@
 //! The best-move pass's search over a group's slots ([`super::best`]), one lane a slot:
 //! each lane counts the legal moves it meets, in move order, and stops at the first that
 //! achieves its value. A move of the whole group is counted for all its lanes at once
-//! from the codes of the slots it reaches ([`Lanes::count_line`]), eight lanes a word.
+//! from the codes of the slots it reaches ([`Lanes::count_line`]), eight lanes a word;
+//! the last piece's moves inside its group, all of one lane's at once
+//! ([`Lanes::count_lanes`]).
 
 use retro_engine::game::Value;
 use retro_engine::solve::one_byte::{bits, spread, zero_bytes};
 
 /// The best-move search of a group's slots, lane `b` for slot `first + b`; bytes by lane
 /// are kept eight to a word (byte `b % 8` of word `b / 8`).
+#[derive(Clone)]
 pub(super) struct Lanes {
     /// The legal moves met so far.
     rank: [u64; 8],
@@ -96,6 +99,28 @@ impl Lanes {
         }
     }
 
+    /// Lane `b`'s next moves, to the lanes `to` of `line` (the codes of a group, by lane)
+    /// in lane order: [`Lanes::count_code`] of each in turn, done at once. `legal` is
+    /// [`Lanes::legal_in`] of `line`.
+    #[inline]
+    pub(super) fn count_lanes(&mut self, b: usize, to: u64, legal: u64, line: &[u8; 64]) {
+        let want = (self.want[b / 8] >> (b % 8 * 8)) as u8;
+        let to = to & legal;
+        let hit = to & holding(line, want);
+        // The legal moves up to the first achieving the value, or all of them.
+        let met = if hit != 0 { to & (hit ^ (hit - 1)) } else { to };
+        self.rank[b / 8] += (met.count_ones() as u64) << (b % 8 * 8);
+        if hit != 0 {
+            self.found[b] = self.rank(b);
+            self.active &= !(1 << b);
+        }
+    }
+
+    /// The lanes of `line` (codes by lane) holding a position.
+    pub(super) fn legal_in(&self, line: &[u8; 64]) -> u64 {
+        !holding(line, self.illegal)
+    }
+
     /// The next move of the lanes `go`, to the positions whose codes are `line` (by lane).
     #[inline]
     pub(super) fn count_line(&mut self, go: u64, line: &[u8; 64]) {
@@ -119,5 +144,51 @@ impl Lanes {
 
     pub(super) fn is_active(&self, b: usize) -> bool {
         self.active & 1 << b != 0
+    }
+}
+
+/// The lanes of `line` holding code `c`.
+fn holding(line: &[u8; 64], c: u8) -> u64 {
+    let pattern = 0x0101_0101_0101_0101 * c as u64;
+    (0..8).fold(0, |m, w| {
+        let codes = u64::from_le_bytes(line[8 * w..8 * w + 8].try_into().expect("8 bytes"));
+        m | (zero_bytes(codes ^ pattern) as u64) << (8 * w)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A lane's moves counted at once agree with [`Lanes::count_code`] of each in
+        /// lane order, up to the first achieving the value: the same rank, the same move
+        /// found. Codes from a small set, so that moves both are illegal (0) and achieve.
+        #[test]
+        fn counting_moves_at_once_is_counting_them_in_turn(
+            codes in proptest::collection::vec(0u8..4, 64),
+            to: u64,
+            b in 0usize..64,
+            want in 1u8..4,
+            met in 0u8..3,
+        ) {
+            let line: [u8; 64] = codes.try_into().expect("64 codes");
+            let mut at_once = Lanes::new(!0, 0);
+            at_once.look_for(b, Value::Draw, want);
+            for _ in 0..met {
+                at_once.step(b);
+            }
+            let mut in_turn = at_once.clone();
+            at_once.count_lanes(b, to, at_once.legal_in(&line), &line);
+            for t in bits(to) {
+                if in_turn.is_active(b) {
+                    in_turn.count_code(b, line[t as usize]);
+                }
+            }
+            prop_assert_eq!(at_once.rank(b), in_turn.rank(b));
+            prop_assert_eq!(at_once.found(b), in_turn.found(b));
+            prop_assert_eq!(at_once.active(), in_turn.active());
+        }
     }
 }
