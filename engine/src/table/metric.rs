@@ -116,11 +116,14 @@ impl Metric {
         match self {
             Metric::Dtm => {
                 const MATED: usize = 256;
-                let mut n = [0u64; 257];
-                for r in records.chunks_exact(2) {
+                let n: [u64; 257] = tally(records.chunks_exact(2).map(|r| {
                     let mated = r[0] == 129 && r[1] == NO_MOVE;
-                    n[if mated { MATED } else { r[0] as usize }] += 1;
-                }
+                    if mated {
+                        MATED
+                    } else {
+                        r[0] as usize
+                    }
+                }));
                 for (b, &k) in n.iter().enumerate().filter(|&(_, &k)| k > 0) {
                     let v = match b {
                         MATED => Value::Loss(0),
@@ -179,6 +182,17 @@ fn dtz_value(c: u16) -> Value {
         c if c % 2 == 0 => Value::Win(c / 2),
         c => Value::Loss((c - 3) / 2),
     }
+}
+
+/// How many of `keys` (each below `N`) are each number. The counts are kept in four
+/// tables in turn: in a table long runs of one value are common (the draws), and a count
+/// bumped again at once waits for its last store; four apart, the bumps overlap.
+pub(crate) fn tally<const N: usize>(keys: impl Iterator<Item = usize>) -> [u64; N] {
+    let mut t = [[0u64; N]; 4];
+    for (k, key) in keys.enumerate() {
+        t[k % 4][key] += 1;
+    }
+    std::array::from_fn(|b| t[0][b] + t[1][b] + t[2][b] + t[3][b])
 }
 
 /// The value and plies of the longest win or loss in a section's histogram (by value

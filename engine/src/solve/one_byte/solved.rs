@@ -10,6 +10,7 @@ use super::packing::Packing;
 use super::state::Bits;
 use super::{Passes, Values, ILLEGAL, KEEP};
 use crate::game::{Index, Records, Value, NO_MOVE};
+use crate::table::metric::tally;
 use crate::table::Metric;
 
 /// A solved table: one byte a slot, which also tells the illegal slots. Each
@@ -72,11 +73,7 @@ impl<P: Passes> Records for Solved<P> {
                 let (a, b) = (lo + c * STEP, (lo + (c + 1) * STEP).min(hi));
                 let mut buf = vec![0u8; (b - a) as usize];
                 self.value.copy_to(a as usize, &mut buf);
-                let mut n = [0u64; 256];
-                for &x in &buf {
-                    n[x as usize] += 1;
-                }
-                n
+                tally::<256>(buf.iter().map(|&x| x as usize))
             })
             .reduce(
                 || [0; 256],
