@@ -26,7 +26,7 @@ use std::cell::RefCell;
 use super::group::{Group, Reach, Who};
 use super::lanes::Lanes;
 use super::{mv, piece_targets, ChessPasses};
-use crate::board::{bb, rank, squares, Square, KING};
+use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
 use crate::index::transform;
 use crate::lines::BETWEEN;
 use crate::material::{Color, Role};
@@ -282,6 +282,30 @@ impl ChessPasses<'_> {
                         0
                     }
                 };
+                // A quiet move of mover `m` to `t` from the lanes `go`: the slots reached
+                // lie together, so their cache line is read once.
+                let quiet_move =
+                    |lanes: &mut Lanes, line: &mut [u8; 64], go: u64, m: &Mover, t: Square| match m
+                        .reach[m.at[t as usize] as usize]
+                    {
+                        (q, sym) if by_line && sym != EACH => {
+                            values.codes(q, &mut line[..len]);
+                            if sym != 0 {
+                                let p = &self.lane_perm[sym as usize];
+                                let got = *line;
+                                for b in 0..len {
+                                    line[b] = got[p[b] as usize];
+                                }
+                            }
+                            lanes.count_line(go, line);
+                        }
+                        _ => {
+                            for b in bits(go).map(|b| b as usize) {
+                                let s = self.last_square(b as Index);
+                                lanes.count(b, value(self.slot_of_reach(&g, m, t, s)));
+                            }
+                        }
+                    };
                 let mut last_pending = if last_ours { mask } else { 0 };
                 for m in movers {
                     if lanes.active() == 0 {
@@ -293,16 +317,74 @@ impl ChessPasses<'_> {
                         last_moves(&mut lanes, &mut before, due);
                     }
                     if m.role == Role::Pawn {
-                        for b in bits(lanes.active()).map(|b| b as usize) {
-                            let s = self.last_square(b as Index);
-                            moves::pawn_moves(&pos_of(s), m.from, true, &mut |mo| {
-                                if mo.converts() || mo.is_double_step() {
-                                    exit(&mut lanes, &mut before, b, mo);
-                                } else {
-                                    lanes.count(b, value(self.slot_of_reach(&g, m, mo.to, s)));
+                        // Its moves as `moves::pawn_moves` makes them (destinations in
+                        // square order, promotions queen to knight), for every lane at
+                        // once: lane by lane, only the last piece differs, in the way
+                        // or to be taken.
+                        let white = us == Color::White;
+                        let one = if white { m.from + 8 } else { m.from - 8 };
+                        let two = if white { one + 8 } else { one - 8 };
+                        let promotes = rank(one) == 7 || rank(one) == 0;
+                        let caps = pawn_attacks(white, m.from);
+                        let mut dests = caps;
+                        if occ_fixed & bb(one) == 0 {
+                            dests |= bb(one);
+                            let start = rank(m.from) == if white { 1 } else { 6 };
+                            if start && occ_fixed & bb(two) == 0 {
+                                dests |= bb(two);
+                            }
+                        }
+                        let pawn_move = |to: Square, capture: Option<Role>| Move {
+                            role: Role::Pawn,
+                            from: m.from,
+                            to,
+                            promotion: None,
+                            capture,
+                            en_passant: false,
+                        };
+                        // Move `mo` from the lanes `go` still looking, each promotion in turn.
+                        let each = |lanes: &mut Lanes,
+                                    before: &mut Vec<(u8, u8, Move)>,
+                                    go: u64,
+                                    mo: Move| {
+                            let promotions: &[Role] = if promotes {
+                                &Role::PROMOTIONS
+                            } else {
+                                &[Role::Pawn]
+                            };
+                            for &p in promotions {
+                                let mo = Move {
+                                    promotion: promotes.then_some(p),
+                                    ..mo
+                                };
+                                for b in bits(go & lanes.active()).map(|b| b as usize) {
+                                    exit(lanes, before, b, mo);
                                 }
-                                lanes.is_active(b)
-                            });
+                            }
+                        };
+                        for to in squares(dests) {
+                            let go = lanes.active();
+                            if go == 0 {
+                                break;
+                            }
+                            let at_to = lanes_of(bb(to));
+                            if to == one && !promotes {
+                                let go = go & !at_to;
+                                if go != 0 {
+                                    quiet_move(&mut lanes, &mut line, go, m, to);
+                                }
+                            } else if to == one {
+                                each(&mut lanes, &mut before, go & !at_to, pawn_move(to, None));
+                            } else if to == two {
+                                let go = go & !at_to & !lanes_of(bb(one));
+                                each(&mut lanes, &mut before, go, pawn_move(to, None));
+                            } else if enemy_fixed & bb(to) != 0 {
+                                let mo = pawn_move(to, Some(capture(to)));
+                                each(&mut lanes, &mut before, go, mo);
+                            } else if !last_ours {
+                                let mo = pawn_move(to, Some(last_role));
+                                each(&mut lanes, &mut before, go & at_to, mo);
+                            }
                         }
                         continue;
                     }
@@ -340,25 +422,7 @@ impl ChessPasses<'_> {
                                 );
                             }
                         } else if go != 0 {
-                            match m.reach[m.at[t as usize] as usize] {
-                                (q, sym) if by_line && sym != EACH => {
-                                    values.codes(q, &mut line[..len]);
-                                    if sym != 0 {
-                                        let p = &self.lane_perm[sym as usize];
-                                        let got = line;
-                                        for b in 0..len {
-                                            line[b] = got[p[b] as usize];
-                                        }
-                                    }
-                                    lanes.count_line(go, &line);
-                                }
-                                _ => {
-                                    for b in bits(go).map(|b| b as usize) {
-                                        let s = self.last_square(b as Index);
-                                        lanes.count(b, value(self.slot_of_reach(&g, m, t, s)));
-                                    }
-                                }
-                            }
+                            quiet_move(&mut lanes, &mut line, go, m, t);
                         }
                     }
                 }
