@@ -16,8 +16,10 @@
 //! targets lie in one cache line, read once. Where the solver gives its bytes
 //! ([`Values::codes`]), that line is settled a word of slots at a time: legal where the
 //! byte is not the illegal one, achieving where it is the byte the slot wants, with no
-//! slot number worked out and no value decoded. The last piece's own moves stay in one
-//! group, read as a line too; captures and promotions are read slot by slot.
+//! slot number worked out and no value decoded. A fixed pawn's moves are made once a
+//! group too, each for the slots it is a move of. The last piece's own moves stay in one
+//! group, read as a line, a slot's moves up to each capture counted at once; captures and
+//! promotions are read slot by slot.
 //!
 //! [`Passes::group_first_moves`]: retro_engine::solve::one_byte::Passes::group_first_moves
 
