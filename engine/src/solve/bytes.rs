@@ -205,7 +205,7 @@ fn first_bits(n: usize) -> u64 {
 
 /// Bit `k` set where byte `k` of the eight words `w` (byte `k % 8` of word `k / 8`) is `b`.
 #[inline]
-fn equal_bytes(w: &[u64; 8], b: u8) -> u64 {
+pub fn equal_bytes(w: &[u64; 8], b: u8) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};

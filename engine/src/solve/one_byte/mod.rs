@@ -86,7 +86,7 @@ use packing::Packing;
 use solved::Illegal;
 use state::{Bits, State};
 
-pub use super::bytes::{spread, zero_bytes};
+pub use super::bytes::{equal_bytes, spread, zero_bytes};
 pub use check::{check_group_passes, check_passes};
 pub use passes::{bits, first_slots, start_from, GamePasses, Link, Own, Passes, Start, Values};
 pub use solved::Solved;

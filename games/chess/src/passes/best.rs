@@ -349,19 +349,19 @@ impl ChessPasses<'_> {
                                     before: &mut Vec<(u8, u8, Move)>,
                                     go: u64,
                                     mo: Move| {
-                            let promotions: &[Role] = if promotes {
-                                &Role::PROMOTIONS
-                            } else {
-                                &[Role::Pawn]
-                            };
-                            for &p in promotions {
-                                let mo = Move {
-                                    promotion: promotes.then_some(p),
-                                    ..mo
-                                };
+                            let mut from_lanes = |mo: Move| {
                                 for b in bits(go & lanes.active()).map(|b| b as usize) {
                                     exit(lanes, before, b, mo);
                                 }
+                            };
+                            if !promotes {
+                                return from_lanes(mo);
+                            }
+                            for p in Role::PROMOTIONS {
+                                from_lanes(Move {
+                                    promotion: Some(p),
+                                    ..mo
+                                });
                             }
                         };
                         for to in squares(dests) {

@@ -6,7 +6,7 @@
 //! ([`Lanes::count_lanes`]).
 
 use retro_engine::game::Value;
-use retro_engine::solve::one_byte::{bits, spread, zero_bytes};
+use retro_engine::solve::one_byte::{bits, equal_bytes, spread, zero_bytes};
 
 /// The best-move search of a group's slots, lane `b` for slot `first + b`; bytes by lane
 /// are kept eight to a word (byte `b % 8` of word `b / 8`).
@@ -149,11 +149,10 @@ impl Lanes {
 
 /// The lanes of `line` holding code `c`.
 fn holding(line: &[u8; 64], c: u8) -> u64 {
-    let pattern = 0x0101_0101_0101_0101 * c as u64;
-    (0..8).fold(0, |m, w| {
-        let codes = u64::from_le_bytes(line[8 * w..8 * w + 8].try_into().expect("8 bytes"));
-        m | (zero_bytes(codes ^ pattern) as u64) << (8 * w)
-    })
+    let words = std::array::from_fn(|w| {
+        u64::from_le_bytes(line[8 * w..8 * w + 8].try_into().expect("8 bytes"))
+    });
+    equal_bytes(&words, c)
 }
 
 #[cfg(test)]
