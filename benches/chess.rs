@@ -23,9 +23,11 @@
 //!   ratios. The generator is GPL and not part of retro: build it outside the project (see
 //!   [`RTBGEN_HELP`]) and point `RTBGEN` at its folder and `RTBPATH` at Syzygy's files of
 //!   up to 4 pieces; without them that comparison alone is skipped, saying how to build it.
-//!   Each is also compressed (`retro compress`), its size and time printed.
+//!   Each table and its peer run three times (`--rounds N`), alternating, and the ratio
+//!   given is the median of the three pairs'. Each is also compressed (`retro compress`),
+//!   its size and time printed.
 //!
-//! `cargo bench --bench chess [-- --five [KQRvKR ...]]`
+//! `cargo bench --bench chess [-- --five [KQRvKR ...] [--rounds N]]`
 
 use retro::solve::Solve;
 use std::path::Path;
@@ -86,8 +88,12 @@ fn all_four_beside_rtbgen(wall: f64, cpu: f64) -> Result<(), Box<dyn std::error:
     Ok(())
 }
 
-/// The 5-piece tables, each in its own process, beside Syzygy's generator when present.
-fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+/// The 5-piece tables, each in its own process, beside Syzygy's generator when present:
+/// `rounds` times each, alternating (ours, then the peer's, and again), so that each pair
+/// meets the host in the same state. The host is shared and its speed moves by a tenth
+/// within minutes, our memory-bound solve more than the peer's: the ratio given is the
+/// median of the pairs', each pair printed too.
+fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::error::Error>> {
     let exe = Path::new(env!("CARGO_BIN_EXE_retro"));
     let peer = rtbgen();
     if peer.is_none() {
@@ -100,20 +106,91 @@ fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> 
         let m = Material::parse(name)?;
         let children: Vec<Material> = m.children();
         generate_all(dir, &children)?;
+        let pawns = m.has_pawns();
+        // The peer's program and path, its sub-tables made first (not timed).
+        let peer_run = match &peer {
+            Some((bin, path)) => {
+                if pawns {
+                    for sub in children.iter().filter(|c| c.count() == 5 && !c.has_pawns()) {
+                        let s = sub.to_string();
+                        if !syzygy5.path().join(format!("{s}.rtbw")).exists() {
+                            measure(
+                                &bin.join("rtbgen"),
+                                &["-t", "2", &s],
+                                syzygy5.path(),
+                                &[("RTBPATH", path)],
+                            )?;
+                        }
+                    }
+                }
+                let program = bin.join(if pawns { "rtbgenp" } else { "rtbgen" });
+                Some((program, format!("{}:{path}", syzygy5.path().display())))
+            }
+            None => None,
+        };
+        let peer_name = if pawns { "rtbgenp" } else { "rtbgen" };
         let dir_s = dir.to_string_lossy().into_owned();
-        let r = measure(exe, &["generate", "chess", name, "--out", &dir_s], dir, &[])?;
-        let slots = retro::GAMES.open(dir, name)?.table.header().records() as f64;
-        println!(
-            "{name}: retro {:.1} s wall, {:.1} s CPU, peak {:.2} GiB, anonymous {:.0} MiB = {:.2} bytes a slot (load average after: {})",
-            r.wall,
-            r.cpu,
-            r.peak_mib / 1024.0,
-            r.peak_anon_mib,
-            r.peak_anon_mib * 1048576.0 / slots,
-            load()
-        );
-        // Its compressed form (`retro compress`): size and time beside generation's.
         let file = retro::table::table_path(dir, name);
+        let mut ratios = Vec::new();
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for round in 1..=rounds {
+            // The table of the round before is removed: `generate` skips a table present.
+            if file.exists() {
+                std::fs::remove_file(&file)?;
+            }
+            let r = measure(exe, &["generate", "chess", name, "--out", &dir_s], dir, &[])?;
+            let slots = retro::GAMES.open(dir, name)?.table.header().records() as f64;
+            println!(
+                "{name} round {round}/{rounds}: retro {:.1} s wall, {:.1} s CPU, peak {:.2} GiB, anonymous {:.0} MiB = {:.2} bytes a slot (load average after: {})",
+                r.wall,
+                r.cpu,
+                r.peak_mib / 1024.0,
+                r.peak_anon_mib,
+                r.peak_anon_mib * 1048576.0 / slots,
+                load()
+            );
+            ours.push(r);
+            let Some((program, full_path)) = &peer_run else {
+                continue;
+            };
+            let p = measure(
+                program,
+                &["-t", "2", "-g", name],
+                syzygy5.path(),
+                &[("RTBPATH", full_path)],
+            )?;
+            let r = ours.last().expect("pushed above");
+            println!(
+                "{name} round {round}/{rounds}: {peer_name} -t 2 -g {:.1} s wall, {:.1} s CPU, peak {:.0} MiB; retro/{peer_name}: CPU {:.2}x, wall {:.2}x, peak {:.1}x, anonymous peak {:.1}x (load average after: {})",
+                p.wall,
+                p.cpu,
+                p.peak_mib,
+                r.cpu / p.cpu,
+                r.wall / p.wall,
+                r.peak_mib / p.peak_mib,
+                r.peak_anon_mib / p.peak_anon_mib,
+                load()
+            );
+            ratios.push(r.cpu / p.cpu);
+            theirs.push(p);
+        }
+        let cpu = |v: &[util::Measured]| v.iter().map(|m| m.cpu).collect::<Vec<f64>>();
+        let peak = ours.iter().map(|m| m.peak_anon_mib).fold(0.0, f64::max);
+        println!(
+            "{name}: retro {} s CPU (median {:.1}), anonymous peak {peak:.0} MiB at most",
+            list(&cpu(&ours)),
+            median(&cpu(&ours))
+        );
+        if !ratios.is_empty() {
+            println!(
+                "{name}: {peer_name} {} s CPU (median {:.1}); retro/{peer_name} CPU by round {}: median {:.2}x",
+                list(&cpu(&theirs)),
+                median(&cpu(&theirs)),
+                list(&ratios),
+                median(&ratios)
+            );
+        }
+        // Its compressed form (`retro compress`): size and time beside generation's.
         let c = measure(exe, &["compress", &file.to_string_lossy()], dir, &[])?;
         let small = file.with_extension(retro::table::compressed::EXTENSION);
         let (dense_bytes, bytes) = (
@@ -121,51 +198,46 @@ fn five(dir: &Path, names: &[String]) -> Result<(), Box<dyn std::error::Error>> 
             std::fs::metadata(&small)?.len(),
         );
         println!(
-            "{name}: compressed {dense_bytes} -> {bytes} bytes (1/{:.1}) in {:.1} s wall, {:.1} s CPU ({:.2} of generation's CPU)",
+            "{name}: compressed {dense_bytes} -> {bytes} bytes (1/{:.1}) in {:.1} s wall, {:.1} s CPU ({:.2} of generation's median CPU)",
             dense_bytes as f64 / bytes as f64,
             c.wall,
             c.cpu,
-            c.cpu / r.cpu
+            c.cpu / median(&cpu(&ours))
         );
         std::fs::remove_file(&small)?;
         std::fs::remove_file(&file)?;
-        let Some((bin, path)) = &peer else { continue };
-        let pawns = m.has_pawns();
-        if pawns {
-            for sub in children.iter().filter(|c| c.count() == 5 && !c.has_pawns()) {
-                let s = sub.to_string();
-                if !syzygy5.path().join(format!("{s}.rtbw")).exists() {
-                    measure(
-                        &bin.join("rtbgen"),
-                        &["-t", "2", &s],
-                        syzygy5.path(),
-                        &[("RTBPATH", path)],
-                    )?;
-                }
-            }
-        }
-        let full_path = format!("{}:{path}", syzygy5.path().display());
-        let program = bin.join(if pawns { "rtbgenp" } else { "rtbgen" });
-        let p = measure(
-            &program,
-            &["-t", "2", "-g", name],
-            syzygy5.path(),
-            &[("RTBPATH", &full_path)],
-        )?;
-        println!(
-            "{name}: rtbgen{} -t 2 -g {:.1} s wall, {:.1} s CPU, peak {:.0} MiB; retro/rtbgen: CPU {:.1}x, wall {:.1}x, peak {:.1}x, anonymous peak {:.1}x (load average after: {})",
-            if pawns { "p" } else { "" },
-            p.wall,
-            p.cpu,
-            p.peak_mib,
-            r.cpu / p.cpu,
-            r.wall / p.wall,
-            r.peak_mib / p.peak_mib,
-            r.peak_anon_mib / p.peak_anon_mib,
-            load()
-        );
     }
     Ok(())
+}
+
+/// The median of `v` (not empty): the middle value, or the mean of the two middle ones.
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let k = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[k]
+    } else {
+        (s[k - 1] + s[k]) / 2.0
+    }
+}
+
+/// `v` as "a, b and c", to two decimals below 10, one above.
+fn list(v: &[f64]) -> String {
+    let f: Vec<String> = v
+        .iter()
+        .map(|x| {
+            if *x < 10.0 {
+                format!("{x:.2}")
+            } else {
+                format!("{x:.1}")
+            }
+        })
+        .collect();
+    match f.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => f.join(""),
+    }
 }
 
 fn load() -> String {
@@ -302,7 +374,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(String::from)
                 .to_vec();
         }
-        five(dir.path(), &names)?;
+        // `--rounds N`: each table and its peer N times, alternating (default 3).
+        let rounds = match args.iter().position(|a| a == "--rounds") {
+            Some(r) => args
+                .get(r + 1)
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n >= 1)
+                .ok_or("--rounds takes a count of at least 1")?,
+            None => 3,
+        };
+        five(dir.path(), &names, rounds)?;
     }
     Ok(())
 }
