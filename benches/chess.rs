@@ -260,6 +260,7 @@ fn generate_all(dir: &Path, materials: &[Material]) -> Result<usize, Box<dyn std
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let five_args = five_args()?;
     println!("load average before: {}", load());
     let dir = tempfile::tempdir()?;
 
@@ -361,29 +362,47 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
-    // `-- --five [MATERIALS...]`: the 5-piece tables named (default: all four).
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(k) = args.iter().position(|a| a == "--five") {
-        let mut names: Vec<String> = args[k + 1..]
-            .iter()
-            .take_while(|a| !a.starts_with('-'))
-            .cloned()
-            .collect();
-        if names.is_empty() {
-            names = ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"]
-                .map(String::from)
-                .to_vec();
-        }
-        // `--rounds N`: each table and its peer N times, alternating (default 3).
-        let rounds = match args.iter().position(|a| a == "--rounds") {
-            Some(r) => args
-                .get(r + 1)
-                .and_then(|n| n.parse::<usize>().ok())
-                .filter(|&n| n >= 1)
-                .ok_or("--rounds takes a count of at least 1")?,
-            None => 3,
-        };
-        five(dir.path(), &names, rounds)?;
+    if let Some(f) = five_args {
+        five(dir.path(), &f.names, f.rounds)?;
     }
     Ok(())
+}
+
+/// What `-- --five [MATERIALS...] [--rounds N]` asks for.
+struct FiveArgs {
+    /// The 5-piece tables named (default: all four).
+    names: Vec<String>,
+    /// Each table with its peer this many times, alternating (default 3).
+    rounds: usize,
+}
+
+/// The `--five` arguments, if given: read before anything runs, so that a mistyped one is
+/// said at once, not after the other tables.
+fn five_args() -> Result<Option<FiveArgs>, Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(k) = args.iter().position(|a| a == "--five") else {
+        return Ok(None);
+    };
+    let mut names: Vec<String> = args[k + 1..]
+        .iter()
+        .take_while(|a| !a.starts_with('-'))
+        .cloned()
+        .collect();
+    if names.is_empty() {
+        names = ["KQRvKR", "KRBvKR", "KBNvKN", "KRPvKR"]
+            .map(String::from)
+            .to_vec();
+    }
+    for name in &names {
+        Material::parse(name)?;
+    }
+    let rounds = match args.iter().position(|a| a == "--rounds") {
+        Some(r) => args
+            .get(r + 1)
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n >= 1)
+            .ok_or("--rounds takes a count of at least 1")?,
+        None => 3,
+    };
+    Ok(Some(FiveArgs { names, rounds }))
 }
