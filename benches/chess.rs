@@ -107,6 +107,7 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
         let children: Vec<Material> = m.children();
         generate_all(dir, &children)?;
         let pawns = m.has_pawns();
+        let peer_name = if pawns { "rtbgenp" } else { "rtbgen" };
         // The peer's program and path, its sub-tables made first (not timed).
         let peer_run = match &peer {
             Some((bin, path)) => {
@@ -123,12 +124,13 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
                         }
                     }
                 }
-                let program = bin.join(if pawns { "rtbgenp" } else { "rtbgen" });
-                Some((program, format!("{}:{path}", syzygy5.path().display())))
+                Some((
+                    bin.join(peer_name),
+                    format!("{}:{path}", syzygy5.path().display()),
+                ))
             }
             None => None,
         };
-        let peer_name = if pawns { "rtbgenp" } else { "rtbgen" };
         let dir_s = dir.to_string_lossy().into_owned();
         let file = retro::table::table_path(dir, name);
         let mut ratios = Vec::new();
