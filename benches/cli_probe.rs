@@ -122,6 +122,7 @@ fn main() -> anyhow::Result<()> {
                 &table,
                 small.path(),
                 retro::table::compressed::Sides::One,
+                retro::table::compressed::LEVEL,
                 &Silent,
             )?;
             dense_bytes += c.dense_bytes;

@@ -50,9 +50,23 @@ unit_log=target/unit-tests.log
 ) >"$unit_log" 2>&1 &
 unit=$!
 status=0
-cargo test --release --all-features --test integration || status=$?
+integration_log=target/integration-tests.log
+cargo test --release --all-features --test integration 2>&1 | tee "$integration_log" || status=$?
 if ! wait "$unit"; then
     status=1
 fi
 cat "$unit_log"
+# One line over everything that ran: the sum of every test binary's result line (a run
+# that failed without one, a crashed binary, counts as one failure).
+awk -v status="$status" '
+    /^test result:/ {
+        for (i = 2; i <= NF; i++) {
+            if ($i ~ /^passed;?$/) passed += $(i - 1)
+            if ($i ~ /^failed;?$/) failed += $(i - 1)
+        }
+    }
+    END {
+        if (status != 0 && failed == 0) failed = 1
+        printf "%d passed, %d failed\n", passed, failed
+    }' "$integration_log" "$unit_log"
 exit "$status"

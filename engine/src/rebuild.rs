@@ -1,5 +1,5 @@
 //! A dense table's records rebuilt from a compressed table's values: each slot's legality
-//! from the game, its best move as the solver chose it (the first move, in the stored
+//! from the game, a DTM table's best move as the solver chose it (the first move, in the stored
 //! position's move order, reaching its value), so the rebuilt file is the dense one byte
 //! for byte (`plugin::decompress` proves it against the checksums the compressed file keeps).
 
@@ -28,13 +28,18 @@ impl<G: Game> Records for Rebuilt<'_, G> {
     fn fill(&self, first: Index, out: &mut [u8]) {
         for (k, rec) in out.chunks_exact_mut(2).enumerate() {
             let i = first + k as Index;
+            let metric = self.table.metric();
             let Some(pos) = self.game.decode(i) else {
-                rec.copy_from_slice(&[Value::Illegal.to_byte(), NO_MOVE]);
+                rec.copy_from_slice(&metric.record(Value::Illegal, NO_MOVE));
                 continue;
             };
             let value = self.table.value(i);
-            rec[0] = value.to_byte();
-            rec[1] = solver_move(self.game, self.table, &pos, value);
+            // A DTZ record holds no move.
+            let mv = match metric.stores_moves() {
+                true => solver_move(self.game, self.table, &pos, value),
+                false => NO_MOVE,
+            };
+            rec.copy_from_slice(&metric.record(value, mv));
         }
     }
 }

@@ -33,12 +33,16 @@ from distributed import Client, LocalCluster, as_completed, get_worker
 MEMORY = "MEMORY"
 
 
-def generate_table(retro, out, name, threads, *dependencies):
+def generate_table(retro, out, name, threads, compress, *dependencies):
     """One task, on a worker: `retro generate chess NAME`, its sub-tables (`dependencies`,
     the results of their tasks) already in `out`. Returns what happened, for the report."""
     worker = get_worker()
     budget = worker.state.total_resources.get(MEMORY)
     cmd = [retro, "generate", "chess", name, "--out", out]
+    if compress is not None:
+        # Each table compressed once made, one side to move, at the level asked for: the
+        # files `retro generate --compress` leaves at the end of a run on one machine.
+        cmd += ["--compress", "--level", str(compress)]
     if threads:
         cmd += ["--threads", str(threads)]
     if budget:
@@ -150,6 +154,7 @@ def run(args):
                 out,
                 t["name"],
                 args.threads,
+                args.compress,
                 *[futures[d] for d in t["dependencies"]],
                 key=f"retro-generate-{t['name']}-{run_id}",
                 resources={MEMORY: t["memory_bytes"]},
@@ -229,6 +234,9 @@ def main():
     r.add_argument("materials", nargs="*", help="materials (KQvKR ...) and their sub-tables")
     r.add_argument("--metric", choices=["dtm", "dtz", "both"], default="dtm",
                    help="which tables of each material, as `retro generate --metric`")
+    r.add_argument("--compress", type=int, nargs="?", const=16, default=None, metavar="LEVEL",
+                   help="leave each table compressed only, as `retro generate --compress` "
+                        "(zstd level, default 16)")
     r.add_argument("--threads", type=int, default=None,
                    help="threads of each retro generate (default: all the worker's cores)")
     r.add_argument("--retries", type=int, default=2,

@@ -1,14 +1,16 @@
 //! `retro generate`: solve a table and write it, or a chess table set with its
 //! sub-tables, in dependency order.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 
+use retro::chess::set;
 use retro::generate::{generate, with_threads};
 use retro::progress::Bar;
 use retro::summary;
+use retro::table::compressed;
 
 use crate::cli;
 
@@ -46,9 +48,18 @@ pub struct GenerateArgs {
     /// now (`MemAvailable` in /proc/meminfo).
     #[arg(long, value_name = "SIZE", value_parser = cli::size)]
     pub max_memory: Option<u64>,
-    /// Also write each table made in compressed form (.rtbc) beside it.
+    /// Keep each table made in compressed form (.rtbc, DTM and DTZ alike) and remove its
+    /// dense file (.rtb) as soon as no table still to be made reads it. Chess tables keep
+    /// one side to move once nothing left to make reads them (the tables above them are
+    /// made from both). Dense tables of the set already present are compressed too.
     #[arg(long)]
     pub compress: bool,
+    /// With --compress: keep the dense files as well.
+    #[arg(long, requires = "compress")]
+    pub keep_dense: bool,
+    /// With --compress: zstd level, 1 (fastest) to 19 (smallest).
+    #[arg(long, requires = "compress", default_value_t = compressed::LEVEL, value_parser = cli::compress::level)]
+    pub level: i32,
     /// Chess: which metric to make. `dtm`: distance to mate with the best move
     /// (`KQvKR.rtb`); `dtz`: distance to zeroing under the 50-move rule, as Syzygy counts
     /// it (`KQvKR.dtz.rtb`, made from the sub-tables' DTZ tables); `both`.
@@ -95,12 +106,24 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
             a.game
         );
     }
-    generate_one(&table_name(&a)?, &a.out, a.threads, a.compress)
+    let name = table_name(&a)?;
+    let dense = generate_one(&name, &a.out, a.threads)?;
+    if a.compress {
+        cli::compress::compress_one(&dense, a.threads, None, a.level)?;
+        if !a.keep_dense {
+            remove(&dense)?;
+        }
+    }
+    Ok(true)
+}
+
+/// Remove a dense table whose compressed form is written.
+fn remove(dense: &std::path::Path) -> Result<()> {
+    std::fs::remove_file(dense).with_context(|| format!("removing {}", dense.display()))
 }
 
 /// Chess: the requested tables and every missing sub-table, in dependency order.
 fn run_chess(a: &GenerateArgs) -> Result<bool> {
-    use retro::chess::set;
     if a.width.is_some() || a.height.is_some() || a.k.is_some() {
         bail!("--width, --height and --k are for mnk, not chess");
     }
@@ -124,9 +147,6 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         )
         .collect::<Result<_>>()?;
     let targets = cli::plan::targets(&materials, a.all)?;
-    if a.compress && metric != cli::plan::MetricArg::Dtm {
-        bail!("--compress is for DTM tables: DTZ tables are not compressed yet");
-    }
     let memory = match a.max_memory {
         Some(n) => Some((n, "--max-memory")),
         None => retro::memory::available().map(|n| (n, "MemAvailable")),
@@ -135,28 +155,71 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
     // damaged table in the way, or tables too big for this machine's memory or disk, stop
     // the run at once.
     let disk = retro::disk::available(&a.out);
-    let set = set::plan(&targets, metric.metrics(), &a.out, memory, disk)?;
+    let mut set = set::plan(&targets, metric.metrics(), &a.out, memory, disk)?;
+    let readers = set.last_readers();
+    if a.compress && !a.keep_dense {
+        // The tables made read their sub-tables' compressed files, every block many times
+        // over: each block is decoded once and kept, within half the memory there is
+        // (decoded, a block takes half its dense bytes, which the memory estimate counts).
+        let half = memory.map_or(0, |(n, _)| n / 2) as usize;
+        let budget = retro::table::cache::CacheBudget::process();
+        budget.set_limit(budget.limit().max(half));
+    }
     let total = set.order.len();
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);
-    for (i, entry) in set.order.iter().enumerate() {
-        let name = set::name(entry);
-        if !set.to_make(entry, &a.out) {
-            eprintln!("[{}/{total}] {name}: present, skipped", i + 1);
-            skipped += 1;
-            continue;
+    // Positions of the tables to make, for the estimate of the time left.
+    let cost = |e: &set::Entry| retro::chess::plan::estimate(&e.0, e.1);
+    let to_make: Vec<bool> = set.order.iter().map(|e| set.to_make(e, &a.out)).collect();
+    let mut left: u64 = (set.order.iter().zip(&to_make))
+        .filter(|(_, &m)| m)
+        .map(|(e, _)| cost(e).positions)
+        .sum();
+    let mut done_positions = 0u64;
+    for i in 0..total {
+        let entry = set.order[i].clone();
+        let name = set::name(&entry);
+        // A run killed while it wrote this table, or compressed or trimmed it, left its
+        // temporary file (the table under its final name is whole: the last form made).
+        for t in retro::table::writer::remove_stale_temps(&a.out, &name)? {
+            eprintln!("removed {}, left by an interrupted run", t.display());
         }
-        // What it will take, said before a solve that may run for half an hour.
-        let cost = retro::chess::plan::estimate(&entry.0, entry.1);
-        eprintln!(
-            "[{}/{total}] {name}: {} positions, about {} of memory, a {} file",
-            i + 1,
-            cost.positions,
-            retro::memory::Bytes(cost.memory_bytes),
-            retro::memory::Bytes(cost.file_bytes)
-        );
-        generate_one(&name, &a.out, a.threads, a.compress)?;
-        made += 1;
+        let elapsed = start.elapsed().as_secs_f64();
+        let clock = match done_positions {
+            0 => format!("{} so far", retro::summary::duration(elapsed)),
+            n => format!(
+                "{} so far, about {} left",
+                retro::summary::duration(elapsed),
+                retro::summary::duration(elapsed / n as f64 * left as f64)
+            ),
+        };
+        if !to_make[i] || !set.to_make(&entry, &a.out) {
+            eprintln!("[{}/{total}] {name}: present, skipped ({clock})", i + 1);
+            skipped += 1;
+        } else {
+            // What it will take, said before a solve that may run for half an hour.
+            let cost = cost(&entry);
+            eprintln!(
+                "[{}/{total}] {name}: {} positions, about {} of memory, a {} file ({clock})",
+                i + 1,
+                cost.positions,
+                retro::memory::Bytes(cost.memory_bytes),
+                retro::memory::Bytes(cost.file_bytes)
+            );
+            generate_one(&name, &a.out, a.threads)?;
+            made += 1;
+            done_positions += cost.positions;
+            left -= cost.positions;
+        }
+        if a.compress {
+            let read_later = readers[i].is_some_and(|j| j > i);
+            settle(&mut set, &entry, &a.out, read_later, a)?;
+            // The tables whose last reader this was keep one side to move from now on.
+            for k in (0..i).filter(|&k| readers[k] == Some(i)) {
+                let e = set.order[k].clone();
+                trim(&mut set, &e, &a.out, a)?;
+            }
+        }
     }
     eprintln!(
         "chess: {made} tables generated, {skipped} already present, in {:.1} s",
@@ -165,13 +228,71 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
     Ok(true)
 }
 
-/// Generate one table and print its summary; with `compress`, its compressed form too.
-fn generate_one(
-    name: &str,
-    out: &std::path::Path,
-    threads: Option<usize>,
-    compress: bool,
-) -> Result<bool> {
+/// `--compress`, once a set's table is there: its compressed file, storing both sides to
+/// move while a table still to be made reads it (`read_later`), and its dense file gone
+/// (unless `--keep-dense`). A run killed at any point finds the table in one form or the
+/// other, each complete (both are written to a temporary file and renamed), and goes on
+/// from there.
+fn settle(
+    set: &mut set::Set,
+    entry: &set::Entry,
+    out: &Path,
+    read_later: bool,
+    a: &GenerateArgs,
+) -> Result<()> {
+    let name = set::name(entry);
+    let dense = out.join(format!("{name}.{}", retro::table::EXTENSION));
+    let small = out.join(format!("{name}.{}", compressed::EXTENSION));
+    if !dense.exists() {
+        return Ok(());
+    }
+    if !small.exists() {
+        // Read later from its compressed file, the table keeps both sides to move, at
+        // the fast level that weighs them, until nothing left to make reads it (`trim`).
+        // Kept dense, it is read from its dense file: its final form at once.
+        let (sides, level) = match read_later && !a.keep_dense {
+            true => (cli::compress::SidesArg::Both, compressed::TRIAL_LEVEL),
+            false => (cli::compress::SidesArg::One, a.level),
+        };
+        cli::compress::compress_one(&dense, a.threads, Some(sides), level)?;
+    }
+    if !a.keep_dense {
+        set.release(entry);
+        remove(&dense)?;
+    }
+    Ok(())
+}
+
+/// A set's compressed table that no table left to make reads: one side to move from now
+/// on, at the level asked for, if it stores both and no dense twin is kept.
+fn trim(set: &mut set::Set, entry: &set::Entry, out: &Path, a: &GenerateArgs) -> Result<()> {
+    let name = set::name(entry);
+    let small = out.join(format!("{name}.{}", compressed::EXTENSION));
+    if !small.exists()
+        || out
+            .join(format!("{name}.{}", retro::table::EXTENSION))
+            .exists()
+    {
+        return Ok(());
+    }
+    set.release(entry);
+    let table = retro::table::Table::open_unverified(&small)?;
+    let bar = Bar::new();
+    let trimmed = with_threads(a.threads, || compressed::trim(&table, out, a.level, &bar))??;
+    bar.finish();
+    if let Some(c) = trimmed {
+        outln!(
+            "wrote {} ({} bytes): section '{}' now found one ply on, as nothing left to make reads it",
+            c.path.display(),
+            c.bytes,
+            c.dropped.unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// Generate one table and print its summary; the dense file written.
+fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Result<PathBuf> {
     let plugin = retro::GAMES.plugin_in(name, out)?;
     eprintln!("generating {} ({})", plugin.name(), plugin.title());
     let bar = Bar::new();
@@ -202,8 +323,5 @@ fn generate_one(
         table.file_len(),
         done.total_seconds
     )?;
-    if compress {
-        cli::compress::compress_one(&done.path, threads, None)?;
-    }
-    Ok(true)
+    Ok(done.path)
 }

@@ -31,7 +31,9 @@ fn sub_tables_first_then_resume() {
     assert!(o.status.success(), "{t}");
     // Children first, one progress line per table, with what it takes.
     let c = t.find("[3/3] KQvKR: 3784704 positions, about ").expect(&t);
-    assert!(t[c..].contains("of memory, a 7.22 MiB file\n"), "{t}");
+    assert!(t[c..].contains("of memory, a 7.22 MiB file ("), "{t}");
+    // With the time so far and, after the first table made, an estimate of the rest.
+    assert!(t[c..].contains(" so far, about "), "{t}");
     // Not a terminal: each phase of the solve says when it starts, in plain lines.
     for phase in ["  retrograde (from ", "  best moves and writing (from "] {
         assert!(t[c..].contains(phase), "{phase}: {t}");

@@ -83,7 +83,14 @@ fn copy_kqvkr(dir: &Path) {
         std::fs::copy(compressed_dir().join(&file), dir.join(&file)).unwrap();
     }
     let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
-    compress(&dense, dir, Sides::Both, &retro::progress::Silent).unwrap();
+    compress(
+        &dense,
+        dir,
+        Sides::Both,
+        retro::table::compressed::LEVEL,
+        &retro::progress::Silent,
+    )
+    .unwrap();
 }
 
 /// A block flipped after the table was opened (read at positions, as a large table is):

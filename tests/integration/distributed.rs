@@ -363,6 +363,54 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
         let a = std::fs::read(local.join(f)).unwrap();
         assert_eq!(a, std::fs::read(out.join(f)).unwrap(), "{f}");
     }
+    // Compressed: the runner leaves the files one machine's `--compress` run leaves.
+    let local = w.path().join("local-compressed");
+    let o = retro(&[
+        "generate",
+        "chess",
+        "KRvKN",
+        "--metric",
+        "both",
+        "--compress",
+        "--level",
+        "1",
+        "--out",
+        local.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let out = w.path().join("dask-compressed");
+    let o = Command::new(venv().join("bin/python"))
+        .arg(runner())
+        .args([
+            "run",
+            "--local",
+            "1",
+            "--retro",
+            RETRO,
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .args(["KRvKN", "--metric", "both", "--compress", "1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", output_text(&o));
+    let files = |d: &Path| {
+        let mut f: Vec<String> = (std::fs::read_dir(d).unwrap())
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        f.sort();
+        f
+    };
+    let made = files(&local);
+    assert_eq!(made.len(), 6, "{made:?}");
+    assert!(made.iter().all(|f| f.ends_with(".rtbc")), "{made:?}");
+    assert_eq!(files(&out), made);
+    for f in made {
+        let a = std::fs::read(local.join(&f)).unwrap();
+        assert!(a == std::fs::read(out.join(&f)).unwrap(), "{f}");
+    }
 }
 
 /// A table bigger than the memory allowed is refused up front, naming both figures, and

@@ -17,6 +17,7 @@ mod cli;
 mod cli_bad_input;
 mod compressed;
 mod compressed_cache;
+mod compressed_set;
 mod conformance;
 mod distributed;
 mod gomoku_cli;

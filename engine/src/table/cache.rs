@@ -15,7 +15,7 @@ pub const PROCESS_BUDGET: usize = 1 << 30;
 /// Bytes of decoded blocks that tables sharing it may hold.
 #[derive(Debug)]
 pub struct CacheBudget {
-    limit: usize,
+    limit: AtomicUsize,
     held: AtomicUsize,
 }
 
@@ -25,7 +25,7 @@ impl CacheBudget {
     /// A budget of its own, for tables opened with it (a test's small one).
     pub fn new(limit: usize) -> Arc<CacheBudget> {
         Arc::new(CacheBudget {
-            limit,
+            limit: AtomicUsize::new(limit),
             held: AtomicUsize::new(0),
         })
     }
@@ -36,7 +36,14 @@ impl CacheBudget {
     }
 
     pub fn limit(&self) -> usize {
-        self.limit
+        self.limit.load(Relaxed)
+    }
+
+    /// Let the tables sharing this budget hold `limit` bytes from now on: a process that
+    /// reads every block of its tables many times over (`retro generate` over compressed
+    /// sub-tables) holds them all rather than decoding each again.
+    pub fn set_limit(&self, limit: usize) {
+        self.limit.store(limit, Relaxed);
     }
 
     /// Bytes held now by the tables sharing this budget.
@@ -49,7 +56,7 @@ impl CacheBudget {
         self.held
             .fetch_update(Relaxed, Relaxed, |h| {
                 let next = h - free + add;
-                (next <= self.limit).then_some(next)
+                (next <= self.limit()).then_some(next)
             })
             .is_ok()
     }
@@ -106,15 +113,18 @@ impl BlockCache {
             .map(|(_, d)| d.clone())
     }
 
-    /// Value `k` of block `b`, if held.
+    /// Symbol `k` of block `b` (symbols of `width` bytes in planes, see
+    /// [`super::compressed`]), if held.
     #[inline]
-    pub fn byte(&self, b: usize, k: usize) -> Option<u8> {
+    pub fn symbol(&self, b: usize, k: usize, width: usize) -> Option<u16> {
+        let at =
+            |d: &[u8]| (k * width < d.len()).then(|| super::compressed::plane_symbol(d, width, k));
         if !self.once.is_empty() {
-            return self.once.get(b)?.get()?.get(k).copied();
+            return at(self.once.get(b)?.get()?);
         }
         let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
         match held.as_ref() {
-            Some((h, d)) if *h == b => d.get(k).copied(),
+            Some((h, d)) if *h == b => at(d),
             _ => None,
         }
     }
@@ -177,13 +187,18 @@ mod tests {
         // 6 + 6 > 10: block 1 is used once and not kept.
         cache.offer(1, vec![2; 6]);
         assert_eq!(budget.held(), 6);
-        assert_eq!(cache.byte(1, 0), None);
-        assert_eq!(cache.byte(0, 5), Some(1));
+        assert_eq!(cache.symbol(1, 0, 1), None);
+        assert_eq!(cache.symbol(0, 5, 1), Some(1));
         // Offered again, block 0 is not counted twice.
         cache.offer(0, vec![1; 6]);
         assert_eq!(budget.held(), 6);
         cache.offer(2, vec![3; 4]);
-        assert_eq!((budget.held(), cache.byte(2, 3)), (10, Some(3)));
+        assert_eq!((budget.held(), cache.symbol(2, 3, 1)), (10, Some(3)));
+        // Two-byte symbols in planes: low bytes, then high bytes.
+        let wide = BlockCache::new(1, CacheBudget::new(10));
+        wide.offer(0, vec![1, 2, 0, 3]);
+        assert_eq!(wide.symbol(0, 1, 2), Some(0x0302));
+        assert_eq!(wide.symbol(0, 2, 2), None);
         drop(cache);
         assert_eq!(budget.held(), 0);
     }

@@ -29,7 +29,8 @@ const MEMO: usize = 1 << 16;
 /// A table's game, and the dropped values found lately.
 pub(super) struct Completion {
     pub(super) by: Box<dyn Complete>,
-    /// Per place: `(index + 1) << 8 | packed value`, 0 for empty.
+    /// Per place: `(index + 1) << 16 | symbol` ([`super::compressed::Symbols`]), 0 for
+    /// empty.
     memo: Box<[AtomicU64]>,
 }
 
@@ -45,8 +46,8 @@ impl Completion {
     pub(super) fn value(&self, table: &Table, index: Index) -> Value {
         let place = &self.memo[(index as usize).wrapping_mul(0x9E37_79B9) % MEMO];
         let held = place.load(Relaxed);
-        if held >> 8 == index + 1 {
-            return Value::from_packed(held as u8);
+        if held >> 16 == index + 1 {
+            return table.value_of_symbol(held as u16);
         }
         // A value found over a damaged block is no value: the damage goes on to the probe
         // watching, and nothing is kept for the next one.
@@ -57,9 +58,9 @@ impl Completion {
                 return Value::Illegal;
             }
         };
-        // An illegal slot is not kept: its packed byte means a terminal loss.
-        if v != Value::Illegal {
-            place.store((index + 1) << 8 | v.packed() as u64, Relaxed);
+        // An illegal slot is not kept: a DTM table's symbol for it means a terminal loss.
+        if let Some(s) = table.symbol_of(v).filter(|_| v != Value::Illegal) {
+            place.store((index + 1) << 16 | s as u64, Relaxed);
         }
         v
     }

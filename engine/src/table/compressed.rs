@@ -1,18 +1,22 @@
 //! The compressed table (`<name>.rtbc`): a table's values only, in independently decodable,
 //! checksummed zstd blocks, read a block at a time through a cache (at most 1 GiB of
-//! decoded blocks for the whole process).
+//! decoded blocks for the whole process, unless the process says otherwise).
 //!
 //! What is stored, and why it is enough:
 //!
-//! - One byte a slot, the value ([`Value::packed`]); no best move. The best move of the
-//!   dense table is the first move, in the game's move order, reaching the value; a probe
-//!   finds it again from the successors' values (one ply), so answers are identical.
+//! - A symbol a slot, the value, and no best move. The best move of a dense DTM table is
+//!   the first move, in the game's move order, reaching the value; a probe finds it again
+//!   from the successors' values (one ply), so answers are identical. A DTZ table stores
+//!   no move at all. A DTM value's symbol is [`Value::packed`] (one byte); a DTZ value's
+//!   is its place among the values the table holds, in code order (read from the dense
+//!   header's histograms, so the list costs no bytes): one byte while a table holds at
+//!   most 256 values, two otherwise ([`Symbols`]).
 //! - Of a chess table, one side to move only: the section that compresses larger is
 //!   dropped, and a slot of it is worth the best of its moves, which lead into the stored
 //!   section or into sub-tables (one ply, as Syzygy's DTZ files do; see
 //!   [`super::complete`]). Black's section is most of a table's bytes: KQRvKR's two
-//!   thirds. For the server's statistics page, the first slots of a dropped section's
-//!   longest value are noted in the header.
+//!   thirds. For the server's statistics page, the first slots of each section's longest
+//!   value are noted in the header.
 //! - Illegal slots hold whatever compresses best ("don't care": the value before them).
 //!   The game knows which slots are illegal (its `decode`), so nothing is lost; a
 //!   compressed table must not be asked for an illegal slot's value.
@@ -24,7 +28,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTBZ` |
-//! | 8 | 4 | format version (3) |
+//! | 8 | 4 | format version (4) |
 //! | 12 | 4 | header length `H`, from offset 0 to the end of the header checksum |
 //! | 16 | 4 | slots per block `B` |
 //! | 20 | 4 | length `D` of the dense header |
@@ -32,16 +36,25 @@
 //! | 28 | D | the dense table's header (see [`super::header`]) |
 //! | 28 + D | 8 | number of blocks `n` (of the stored sections) |
 //! | 36 + D | 13 × n | per block: compressed length (4), xxh3-64 of the compressed bytes (8), form (1) |
-//! | 36 + D + 13n | 4 | number `m` of noted slots |
-//! | 40 + D + 13n | 8 × m | noted slots: per dropped section, the first [`NOTED`] (in index order) holding its longest value ([`super::metric::longest`]) |
+//! | 36 + D + 13n | … | per section of the dense header: a count `m` (4), then `m` noted slots (8 each), the first [`NOTED`] (in index order) holding the section's longest value ([`super::metric::longest`]) |
 //! | H - 8 | 8 | xxh3-64 of bytes `0..H-8` |
 //! | H | … | the blocks, in order |
 //!
 //! Each stored section is cut into blocks of `B` slots (its last block shorter); a block
-//! never spans two sections. The file is exactly `H` plus the blocks' lengths. A block's form
-//! says how its values are ordered before zstd: 0 in index order, 1 with each whole
-//! 4,096-slot tile transposed as a 64 x 64 square ([`Form`]). Versions 1 (no form byte)
-//! and 2 (both sides always) are refused with the command that makes the file again.
+//! never spans two sections. The file is exactly `H` plus the blocks' lengths. A block
+//! decodes to its symbols' low bytes, then, where symbols take two bytes, their high bytes
+//! (each byte of a symbol a plane of its own: the high bytes are mostly equal). A block's
+//! form says how each plane is ordered before zstd: 0 in index order, 1 with each whole
+//! 4,096-slot tile transposed as a 64 x 64 square ([`Form`]).
+//!
+//! Because every section's noted slots are kept, a file storing both sides to move
+//! becomes the file storing one by dropping blocks alone ([`trim`]): `retro generate
+//! --compress` reads sub-tables stored whole while the tables above them are made, and
+//! trims each when nothing left to make reads it.
+//!
+//! Version 3 (DTM only, noted slots of the dropped section only) is read as well;
+//! versions 1 (no form byte) and 2 (both sides always) are refused with the command that
+//! makes the file again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -52,15 +65,18 @@ use rayon::prelude::*;
 use super::cache::{BlockCache, CacheBudget};
 use super::header::Header;
 use super::storage::Storage;
-use super::{checksum, Table, TableError};
+use super::{checksum, Metric, Table, TableError};
 use crate::game::{Index, Value};
 use crate::progress::Progress;
 
 /// The first eight bytes of a compressed table.
 pub const MAGIC: [u8; 8] = *b"RETROTBZ";
-/// The compressed format's version: 2 added each block's form, 3 the sections stored.
-pub const VERSION: u32 = 3;
-/// Noted slots per dropped section: as many as the server's statistics page lists.
+/// The compressed format's version: 2 added each block's form, 3 the sections stored, 4
+/// every section's noted slots and tables of other metrics than DTM.
+pub const VERSION: u32 = 4;
+/// The oldest version this build still reads.
+const OLDEST_READ: u32 = 3;
+/// Noted slots per section: as many as the server's statistics page lists.
 pub const NOTED: usize = 8;
 /// The file name extension of compressed tables.
 pub const EXTENSION: &str = "rtbc";
@@ -68,10 +84,102 @@ pub const EXTENSION: &str = "rtbc";
 /// cache keeps them). Against 65,536 slots, KQRvKR sampled 1.6 % smaller, and KRPvKR's
 /// 805 M slots fit the cache's 4,096 places (3,072 blocks) instead of contending for them.
 pub const BLOCK_SLOTS: u32 = 1 << 18;
-/// zstd level. Measured on the 35 tables of up to 4 pieces: 12 gives 27.9 MB in 5.9 s,
-/// 16 gives 24.4 MB in 13.7 s, 19 gives 24.1 MB in 28 s (generating them takes 28 s);
-/// decoding speed hardly depends on it.
-const LEVEL: i32 = 16;
+/// zstd level by default. Measured on the 35 DTZ tables of up to 4 pieces: 9 gives 7.2 MB
+/// in 8 s of CPU, 12 6.6 MB in 27 s, 16 5.5 MB in 58 s, 19 5.4 MB in 109 s; decoding speed
+/// hardly depends on it. The level is not recorded: zstd's frames decode whatever it was.
+pub const LEVEL: i32 = 16;
+/// The levels a caller may ask for (zstd's own range, less its fast negative levels).
+pub const LEVELS: std::ops::RangeInclusive<i32> = 1..=19;
+
+/// How a compressed table writes its values as symbols in its blocks.
+#[derive(Clone, Debug)]
+pub enum Symbols {
+    /// DTM values: [`Value::packed`], one byte.
+    Packed,
+    /// Values of another metric (DTZ's plies of either parity, up to 2,046): a value's
+    /// place among every value a section's histogram counts, in code order; two bytes a
+    /// symbol where there are more than 256 of them.
+    Listed {
+        metric: Metric,
+        values: Vec<Value>,
+        /// Per metric code, its symbol (`u16::MAX`: a value the table does not hold).
+        of_code: Vec<u16>,
+    },
+}
+
+impl Symbols {
+    /// The symbols of a table with header `header`, whose values are of `metric`.
+    pub fn of(header: &Header, metric: Metric) -> Symbols {
+        if metric == Metric::Dtm {
+            return Symbols::Packed;
+        }
+        let codes = metric.codes();
+        let held = |c: usize| {
+            header
+                .sections
+                .iter()
+                .any(|s| s.histogram.get(c) > Some(&0))
+        };
+        let mut of_code = vec![u16::MAX; codes];
+        let mut values = Vec::new();
+        for c in (0..codes).filter(|&c| held(c)) {
+            if let Some(v) = metric.from_code(c) {
+                of_code[c] = values.len() as u16;
+                values.push(v);
+            }
+        }
+        Symbols::Listed {
+            metric,
+            values,
+            of_code,
+        }
+    }
+
+    /// Bytes a symbol.
+    #[inline]
+    pub fn width(&self) -> usize {
+        match self {
+            Symbols::Listed { values, .. } if values.len() > 256 => 2,
+            _ => 1,
+        }
+    }
+
+    /// The symbol of `v`; `None` for a value the table does not hold.
+    #[inline]
+    pub fn symbol(&self, v: Value) -> Option<u16> {
+        match self {
+            Symbols::Packed => Some(v.packed() as u16),
+            Symbols::Listed {
+                metric, of_code, ..
+            } => of_code
+                .get(metric.code(v))
+                .copied()
+                .filter(|&s| s != u16::MAX),
+        }
+    }
+
+    /// The value of symbol `s` (a legal slot's: see [`Value::from_packed`]).
+    #[inline]
+    pub fn value(&self, s: u16) -> Value {
+        match self {
+            Symbols::Packed => Value::from_packed(s as u8),
+            Symbols::Listed { values, .. } => {
+                values.get(s as usize).copied().unwrap_or(Value::Illegal)
+            }
+        }
+    }
+}
+
+/// Symbol `k` of `bytes`, which hold symbols of `width` bytes in planes (see the layout).
+#[inline]
+pub(super) fn plane_symbol(bytes: &[u8], width: usize, k: usize) -> u16 {
+    if width == 1 {
+        bytes[k] as u16
+    } else {
+        let n = bytes.len() / 2;
+        bytes[k] as u16 | (bytes[n + k] as u16) << 8
+    }
+}
 
 /// Where the blocks of an open compressed table are, and the ones decoded lately.
 pub struct Blocks {
@@ -80,10 +188,14 @@ pub struct Blocks {
     blocks: Vec<(u64, u32, u64, Form)>,
     /// Per section: first index, number of records, first block (`None`: dropped).
     sections: Vec<(u64, u64, Option<usize>)>,
-    /// Noted slots of the dropped sections (see the layout).
-    noted: Vec<Index>,
+    /// Per section, its noted slots (version 3 files: the dropped section's only).
+    noted: Vec<Vec<Index>>,
+    /// The noted slots of the dropped sections, in order.
+    noted_dropped: Vec<Index>,
     /// Per section: its name, for messages.
     names: Vec<String>,
+    /// How the values are written.
+    symbols: Symbols,
     cache: BlockCache,
 }
 
@@ -100,7 +212,7 @@ pub fn open(
     path: &Path,
     map: &Storage,
     budget: Arc<CacheBudget>,
-) -> Result<(Header, Blocks), TableError> {
+) -> Result<(Header, Metric, Blocks), TableError> {
     let p = || path.to_path_buf();
     let io = |source| TableError::Io { path: p(), source };
     let len = map.len();
@@ -112,7 +224,7 @@ pub fn open(
     }
     let head = map.bytes(0, 32).map_err(io)?;
     let version = LE::read_u32(&head[8..12]);
-    if (1..VERSION).contains(&version) {
+    if (1..OLDEST_READ).contains(&version) {
         return Err(TableError::OldCompressed {
             path: p(),
             found: version,
@@ -120,7 +232,7 @@ pub fn open(
             dense: path.with_extension(super::EXTENSION),
         });
     }
-    if version != VERSION {
+    if !(OLDEST_READ..=VERSION).contains(&version) {
         return Err(TableError::Version {
             path: p(),
             found: version,
@@ -145,6 +257,10 @@ pub fn open(
     let mask = LE::read_u32(&h[24..28]);
     let dense = &h[28..28 + dlen as usize];
     let header = Header::decode(dense).map_err(|detail| header_err(path, detail))?;
+    let metric = Metric::of_params(&header.params).map_err(|detail| header_err(path, detail))?;
+    if version < 4 && metric != Metric::Dtm {
+        return Err(header_err(path, "a version 3 file must hold DTM values"));
+    }
     let count = header.sections.len();
     if mask == 0 || (count < 32 && mask >> count != 0) {
         return Err(header_err(
@@ -164,14 +280,6 @@ pub fn open(
         return Err(header_err(
             path,
             format!("{n} blocks listed, the sections need {expected}"),
-        ));
-    }
-    let noted_at = noted_at.unwrap_or_default();
-    let m = LE::read_u32(&h[noted_at..noted_at + 4]) as usize;
-    if noted_at + 4 + m * 8 + 8 != hlen {
-        return Err(header_err(
-            path,
-            format!("{m} noted slots do not fit the header"),
         ));
     }
     let mut blocks = Vec::with_capacity(n);
@@ -210,28 +318,66 @@ pub fn open(
             block += s.records.div_ceil(block_slots) as usize;
         }
     }
-    let noted: Vec<Index> = (0..m)
-        .map(|j| LE::read_u64(&h[noted_at + 4 + 8 * j..noted_at + 12 + 8 * j]))
-        .collect();
-    let in_dropped = |i: Index| {
-        (sections.iter())
-            .any(|&(f, r, b): &(u64, u64, Option<usize>)| b.is_none() && (f..f + r).contains(&i))
-    };
-    if let Some(bad) = noted.iter().find(|&&i| !in_dropped(i)) {
-        return Err(header_err(
-            path,
-            format!("noted slot {bad} is not in a dropped section"),
-        ));
+    // Noted slots: version 3 lists the dropped section's, version 4 every section's.
+    let lists = if version == 3 { 1 } else { count };
+    let mut noted: Vec<Vec<Index>> = vec![Vec::new(); count];
+    let mut at = noted_at.unwrap_or_default();
+    for list in 0..lists {
+        if at + 4 + 8 > hlen {
+            return Err(header_err(path, "the noted slots do not fit the header"));
+        }
+        let m = LE::read_u32(&h[at..at + 4]) as usize;
+        if m > NOTED || at + 4 + m * 8 + 8 > hlen {
+            return Err(header_err(
+                path,
+                format!("{m} noted slots do not fit the header"),
+            ));
+        }
+        for j in 0..m {
+            let i = LE::read_u64(&h[at + 4 + 8 * j..at + 12 + 8 * j]);
+            let Some(k) =
+                (0..count).find(|&k| (sections[k].0..sections[k].0 + sections[k].1).contains(&i))
+            else {
+                return Err(header_err(
+                    path,
+                    format!("noted slot {i} is outside the table"),
+                ));
+            };
+            let fits = if version == 3 {
+                sections[k].2.is_none()
+            } else {
+                k == list
+            };
+            if !fits {
+                return Err(header_err(
+                    path,
+                    format!("noted slot {i} is not in the section it is listed for"),
+                ));
+            }
+            noted[k].push(i);
+        }
+        at += 4 + m * 8;
     }
+    if at + 8 != hlen {
+        return Err(header_err(path, "the header is longer than its fields"));
+    }
+    let noted_dropped = (noted.iter().zip(&sections))
+        .filter(|(_, s)| s.2.is_none())
+        .flat_map(|(l, _)| l.iter().copied())
+        .collect();
+    let symbols = Symbols::of(&header, metric);
     let cache = BlockCache::new(n, budget);
     Ok((
         header,
+        metric,
         Blocks {
             block_slots,
             blocks,
             sections,
             noted,
+            noted_dropped,
             names,
+            symbols,
             cache,
         },
     ))
@@ -296,7 +442,12 @@ impl Blocks {
 
     /// The noted slots of the dropped sections (see the layout).
     pub fn noted(&self) -> &[Index] {
-        &self.noted
+        &self.noted_dropped
+    }
+
+    /// How the values are written.
+    pub fn symbols(&self) -> &Symbols {
+        &self.symbols
     }
 
     /// The section of block `b`, by position.
@@ -327,28 +478,30 @@ impl Blocks {
         Ok(data)
     }
 
-    /// Decode block `b`, checking its checksum first (the file may have changed since it
-    /// was opened) and its length after.
+    /// Decode block `b` into its planes, checking its checksum first (the file may have
+    /// changed since it was opened) and its length after.
     fn decode(&self, map: &Storage, b: usize) -> Result<Vec<u8>, String> {
         let data = self.raw(map, b)?;
-        let want = self.slots_in(b);
+        let want = self.slots_in(b) * self.symbols.width();
         let out =
             zstd::bulk::decompress(&data, want).map_err(|e| format!("does not decode: {e}"))?;
         if out.len() != want {
-            return Err(format!("decodes to {} slots, not {want}", out.len()));
+            return Err(format!("decodes to {} bytes, not {want}", out.len()));
         }
-        Ok(self.blocks[b].3.apply(out))
+        Ok(self.blocks[b].3.apply(out, self.symbols.width()))
     }
 
-    /// The value byte ([`Value::packed`]) of slot `index`; `None` outside the table, an
-    /// error naming the block if it no longer reads (the file changed since it was opened
-    /// and checked).
-    pub fn packed(&self, map: &Storage, index: Index) -> Option<Result<u8, String>> {
+    /// The symbol ([`Symbols`]) of slot `index`; `None` outside the table or in a dropped
+    /// section, an error naming the block if it no longer reads (the file changed since
+    /// it was opened and checked).
+    #[inline]
+    pub fn symbol(&self, map: &Storage, index: Index) -> Option<Result<u16, String>> {
         let Slot::At(b, k) = self.locate(index) else {
             return None;
         };
-        if let Some(v) = self.cache.byte(b, k) {
-            return Some(Ok(v));
+        let width = self.symbols.width();
+        if let Some(s) = self.cache.symbol(b, k, width) {
+            return Some(Ok(s));
         }
         let data: Vec<u8> = match self.decode(map, b) {
             Ok(d) => d,
@@ -357,9 +510,9 @@ impl Blocks {
                 return Some(Err(format!("block {b} (section '{section}') {e}")));
             }
         };
-        let v = data[k];
+        let s = plane_symbol(&data, width, k);
         self.cache.offer(b, data);
-        Some(Ok(v))
+        Some(Ok(s))
     }
 
     /// The block holding slot `index`: its number and where its compressed bytes lie in
@@ -392,20 +545,23 @@ impl Blocks {
             .collect()
     }
 
-    /// The packed values of section `s` (index into the header's sections), decoded;
-    /// `None` for a dropped section.
-    pub fn section_values(&self, map: &Storage, s: usize) -> Option<Result<Vec<u8>, String>> {
+    /// The symbols of section `s` (index into the header's sections), decoded, one per
+    /// slot in index order (`u16` whatever their width); `None` for a dropped section.
+    pub fn section_symbols(&self, map: &Storage, s: usize) -> Option<Result<Vec<u16>, String>> {
         let (_, records, first) = self.sections[s];
-        Some(self.stored_values(map, records, first?))
-    }
-
-    fn stored_values(&self, map: &Storage, records: u64, first: usize) -> Result<Vec<u8>, String> {
+        let first = first?;
         let n = records.div_ceil(self.block_slots) as usize;
-        let parts: Result<Vec<Vec<u8>>, String> = (first..first + n)
+        let width = self.symbols.width();
+        let parts: Result<Vec<Vec<u16>>, String> = (first..first + n)
             .into_par_iter()
-            .map(|b| self.decode(map, b).map_err(|e| format!("block {b} {e}")))
+            .map(|b| {
+                let d = self.decode(map, b).map_err(|e| format!("block {b} {e}"))?;
+                Ok((0..d.len() / width)
+                    .map(|k| plane_symbol(&d, width, k))
+                    .collect())
+            })
             .collect();
-        Ok(parts?.concat())
+        Some(parts.map(|p| p.concat()))
     }
 
     pub fn len(&self) -> usize {
@@ -435,119 +591,241 @@ pub enum Sides {
     /// Every section.
     Both,
     /// Of a table of two sections (a side to move each), the one whose blocks take fewer
-    /// bytes; the other is found one ply on ([`super::complete`]). Only for games whose
-    /// every move leads from one section into the other (chess): a slot of the dropped
-    /// section must never need another one of it.
+    /// bytes at [`TRIAL_LEVEL`]; the other is found one ply on ([`super::complete`]). Only
+    /// for games whose every move leads from one section into the other (chess): a slot of
+    /// the dropped section must never need another one of it.
     One,
 }
 
-/// Compress the dense table `table` into `dir/<name>.rtbc`, written to a temporary file
-/// and renamed, as dense tables are.
+/// A table's blocks, made: per section, each block's bytes at [`TRIAL_LEVEL`] and the
+/// form it takes; and per section its noted slots.
+struct Made {
+    per_section: Vec<Vec<(Vec<u8>, Form)>>,
+    noted: Vec<Vec<Index>>,
+}
+
+impl Made {
+    /// The section `sides` drops, if any: of two, the one whose blocks take more bytes
+    /// at [`TRIAL_LEVEL`] (black's in KQRvKR, white's in KRPvKR). Finding either again
+    /// costs one search per slot asked for, so bytes alone decide; weighed at the trial
+    /// level, the dropped section is never compressed at the final one.
+    fn dropped(&self, sides: Sides) -> Option<usize> {
+        let bytes_of = |k: usize| self.per_section[k].iter().map(|b| b.0.len()).sum::<usize>();
+        (sides == Sides::One && self.per_section.len() == 2).then(|| {
+            if bytes_of(1) >= bytes_of(0) {
+                1
+            } else {
+                0
+            }
+        })
+    }
+
+    /// Each block of the sections kept compressed at `level` (the trial's bytes are
+    /// final at [`TRIAL_LEVEL`]), from its planes (`planes(section, block)`).
+    fn finish(
+        &mut self,
+        dropped: Option<usize>,
+        level: i32,
+        width: usize,
+        planes: impl Fn(usize, usize) -> std::io::Result<Vec<u8>> + Sync,
+        progress: &dyn Progress,
+    ) -> std::io::Result<()> {
+        if level == TRIAL_LEVEL {
+            return Ok(());
+        }
+        for (k, blocks) in self.per_section.iter_mut().enumerate() {
+            if Some(k) == dropped {
+                continue;
+            }
+            blocks
+                .par_iter_mut()
+                .enumerate()
+                .try_for_each(|(b, (bytes, form))| {
+                    let p = planes(k, b)?;
+                    progress.advance((p.len() / width) as u64);
+                    *bytes = zstd::bulk::compress(&form.apply(p, width), level)?;
+                    Ok::<(), std::io::Error>(())
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Write the compressed file of the table with header `header` into `dir`, dropping
+    /// section `dropped`.
+    fn write(
+        self,
+        header: &Header,
+        dropped: Option<usize>,
+        dir: &Path,
+        dense_bytes: u64,
+    ) -> Result<Compressed, TableError> {
+        let mask: u32 = (0..self.per_section.len())
+            .filter(|&k| Some(k) != dropped)
+            .fold(0, |m, k| m | 1 << k);
+        let blocks: Vec<(Vec<u8>, Form)> = (self.per_section.into_iter().enumerate())
+            .filter(|&(k, _)| Some(k) != dropped)
+            .flat_map(|(_, b)| b)
+            .collect();
+        let mut dense = header.clone();
+        let dense_head = dense.encode();
+        let noted_len: usize = self.noted.iter().map(|l| 4 + 8 * l.len()).sum();
+        let hlen = 28 + dense_head.len() + 8 + blocks.len() * ENTRY + noted_len + 8;
+        let mut head = Vec::with_capacity(hlen);
+        head.extend_from_slice(&MAGIC);
+        head.write_u32::<LE>(VERSION).expect("vec write");
+        head.write_u32::<LE>(hlen as u32).expect("vec write");
+        head.write_u32::<LE>(BLOCK_SLOTS).expect("vec write");
+        head.write_u32::<LE>(dense_head.len() as u32)
+            .expect("vec write");
+        head.write_u32::<LE>(mask).expect("vec write");
+        head.extend_from_slice(&dense_head);
+        head.write_u64::<LE>(blocks.len() as u64)
+            .expect("vec write");
+        for (b, form) in &blocks {
+            head.write_u32::<LE>(b.len() as u32).expect("vec write");
+            head.write_u64::<LE>(checksum(b)).expect("vec write");
+            head.push(*form as u8);
+        }
+        for list in &self.noted {
+            head.write_u32::<LE>(list.len() as u32).expect("vec write");
+            for &i in list {
+                head.write_u64::<LE>(i).expect("vec write");
+            }
+        }
+        let blocks: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
+        let sum = checksum(&head);
+        head.write_u64::<LE>(sum).expect("vec write");
+        debug_assert_eq!(head.len(), hlen);
+        let out = super::writer::write_parts(dir, &header.name, EXTENSION, &head, &blocks)?;
+        Ok(Compressed {
+            bytes: head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>(),
+            dense_bytes,
+            blocks: blocks.len(),
+            dropped: dropped.map(|k| header.sections[k].name.clone()),
+            path: out,
+        })
+    }
+}
+
+/// Compress the dense table `table` into `dir/<name>.rtbc` at zstd level `level` (see
+/// [`LEVELS`]), written to a temporary file and renamed, as dense tables are. Every block
+/// is first compressed at [`TRIAL_LEVEL`] in both forms, which chooses its form and, with
+/// [`Sides::One`], the section dropped; then the blocks kept are compressed at `level`.
 pub fn compress(
     table: &Table,
     dir: &Path,
     sides: Sides,
+    level: i32,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     let path = table.path().to_path_buf();
-    // The blocks pack DTM value bytes: a DTZ table's plies of either parity do not fit.
-    if table.metric() != super::Metric::Dtm {
-        return Err(TableError::Metric {
-            path,
-            what: "compressed",
-            metric: table.metric().to_string(),
-        });
-    }
     let io = |source| TableError::Io {
         path: path.clone(),
         source,
     };
     let header = table.header().clone();
-    let mut per_section: Vec<Vec<(Vec<u8>, Form)>> = Vec::new();
-    let mut noted_of: Vec<Vec<Index>> = Vec::new();
-    progress.phase("compressing", table.size());
+    let metric = table.metric();
+    let symbols = Symbols::of(&header, metric);
+    let width = symbols.width();
+    let records: Vec<std::borrow::Cow<'_, [u8]>> = (header.sections.iter())
+        .map(|s| table.section_records(s))
+        .collect::<Result<_, _>>()
+        .map_err(io)?;
+    // Block `b` of section `k`, as planes.
+    let planes = |k: usize, b: usize| {
+        let r = &records[k];
+        let lo = b * BLOCK_SLOTS as usize * 2;
+        let hi = (lo + BLOCK_SLOTS as usize * 2).min(r.len());
+        pack(&r[lo..hi], metric, &symbols)
+    };
+    let mut made = Made {
+        per_section: Vec::new(),
+        noted: Vec::new(),
+    };
+    progress.phase("weighing the blocks", table.size());
     let mut first: Index = 0;
-    for s in &header.sections {
-        let records = table.section_records(s).map_err(io)?;
-        let slots = (records.len() / 2) as u64;
-        let n = slots.div_ceil(BLOCK_SLOTS as u64) as usize;
+    for (k, s) in header.sections.iter().enumerate() {
+        let n = s.records.div_ceil(BLOCK_SLOTS as u64) as usize;
         let part: Result<Vec<(Vec<u8>, Form)>, std::io::Error> = (0..n)
             .into_par_iter()
             .map(|b| {
-                let lo = b * BLOCK_SLOTS as usize;
-                let hi = (lo + BLOCK_SLOTS as usize).min(slots as usize);
-                let values = pack(&records[lo * 2..hi * 2]);
-                let out = smaller_form(values);
-                progress.advance((hi - lo) as u64);
-                out
+                let p = planes(k, b)?;
+                progress.advance((p.len() / width) as u64);
+                trial(p, width)
             })
             .collect();
-        per_section.push(part.map_err(io)?);
-        let longest = super::metric::longest(&s.histogram, table.metric());
+        made.per_section.push(part.map_err(io)?);
+        let longest = super::metric::longest(&s.histogram, metric);
         let noted = longest.map_or(Vec::new(), |(value, _)| {
-            (records.chunks_exact(2).enumerate())
-                .filter(|(_, r)| Value::from_record(r[0], r[1]) == value)
+            (records[k].chunks_exact(2).enumerate())
+                .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
                 .map(|(j, _)| first + j as Index)
                 .take(NOTED)
                 .collect()
         });
-        noted_of.push(noted);
+        made.noted.push(noted);
         first += s.records;
     }
-    // The section dropped: the larger one (black's in KQRvKR, white's in KRPvKR). Finding
-    // either again costs one search per slot asked for, so bytes alone decide.
-    let bytes_of = |k: usize| per_section[k].iter().map(|b| b.0.len()).sum::<usize>();
-    let dropped = (sides == Sides::One && per_section.len() == 2).then(|| {
-        if bytes_of(1) >= bytes_of(0) {
-            1
-        } else {
-            0
-        }
-    });
-    let mask: u32 = (0..per_section.len())
-        .filter(|&k| Some(k) != dropped)
-        .fold(0, |m, k| m | 1 << k);
-    let noted: Vec<Index> = dropped.map_or(Vec::new(), |k| noted_of[k].clone());
-    let blocks: Vec<(Vec<u8>, Form)> = (per_section.into_iter().enumerate())
-        .filter(|&(k, _)| Some(k) != dropped)
-        .flat_map(|(_, b)| b)
-        .collect();
-    let mut dense = header.clone();
-    let dense_head = dense.encode();
-    let mut head = Vec::new();
-    head.extend_from_slice(&MAGIC);
-    head.write_u32::<LE>(VERSION).expect("vec write");
-    let hlen = 28 + dense_head.len() + 8 + blocks.len() * ENTRY + 4 + 8 * noted.len() + 8;
-    head.write_u32::<LE>(hlen as u32).expect("vec write");
-    head.write_u32::<LE>(BLOCK_SLOTS).expect("vec write");
-    head.write_u32::<LE>(dense_head.len() as u32)
-        .expect("vec write");
-    head.write_u32::<LE>(mask).expect("vec write");
-    head.extend_from_slice(&dense_head);
-    head.write_u64::<LE>(blocks.len() as u64)
-        .expect("vec write");
-    for (b, form) in &blocks {
-        head.write_u32::<LE>(b.len() as u32).expect("vec write");
-        head.write_u64::<LE>(checksum(b)).expect("vec write");
-        head.push(*form as u8);
+    let dropped = made.dropped(sides);
+    progress.phase("compressing", kept(&header, dropped));
+    made.finish(dropped, level, width, planes, progress)
+        .map_err(io)?;
+    made.write(&header, dropped, dir, table.file_len())
+}
+
+/// The file storing one side to move, at zstd level `level`, made from `table`, a
+/// compressed table storing both: the same bytes as [`compress`] with [`Sides::One`]
+/// writes from the dense table (the blocks are decoded, weighed and the kept ones
+/// compressed again, as from the dense values; the noted slots are the file's). `None` if
+/// `table` does not store two sections of which one may go.
+pub fn trim(
+    table: &Table,
+    dir: &Path,
+    level: i32,
+    progress: &dyn Progress,
+) -> Result<Option<Compressed>, TableError> {
+    let Some(blocks) = table.blocks() else {
+        return Ok(None);
+    };
+    if blocks.sections.len() != 2 || blocks.stored().contains(&false) {
+        return Ok(None);
     }
-    head.write_u32::<LE>(noted.len() as u32).expect("vec write");
-    for &i in &noted {
-        head.write_u64::<LE>(i).expect("vec write");
+    let path = table.path().to_path_buf();
+    let width = blocks.symbols.width();
+    // Block `b` of section `k`, as planes in index order.
+    let planes = |k: usize, b: usize| {
+        let global = blocks.sections[k].2.unwrap_or(0) + b;
+        (blocks.decode(table.storage(), global))
+            .map_err(|e| std::io::Error::other(format!("block {global} {e}")))
+    };
+    let block_err = |e: std::io::Error| TableError::Block {
+        path: path.clone(),
+        detail: e.to_string(),
+    };
+    progress.phase("weighing the blocks", table.size());
+    let mut made = Made {
+        per_section: Vec::new(),
+        noted: blocks.noted.clone(),
+    };
+    for (k, &(_, records, _)) in blocks.sections.iter().enumerate() {
+        let n = records.div_ceil(blocks.block_slots) as usize;
+        let part: Result<Vec<(Vec<u8>, Form)>, std::io::Error> = (0..n)
+            .into_par_iter()
+            .map(|b| {
+                let p = planes(k, b)?;
+                progress.advance((p.len() / width) as u64);
+                trial(p, width)
+            })
+            .collect();
+        made.per_section.push(part.map_err(block_err)?);
     }
-    let blocks: Vec<Vec<u8>> = blocks.into_iter().map(|(b, _)| b).collect();
-    let sum = checksum(&head);
-    head.write_u64::<LE>(sum).expect("vec write");
-    debug_assert_eq!(head.len(), hlen);
-    let name = &header.name;
-    let out = super::writer::write_parts(dir, name, EXTENSION, &head, &blocks)?;
-    Ok(Compressed {
-        bytes: head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>(),
-        dense_bytes: table.file_len(),
-        blocks: blocks.len(),
-        dropped: dropped.map(|k| header.sections[k].name.clone()),
-        path: out,
-    })
+    let dropped = made.dropped(Sides::One);
+    progress.phase("compressing", kept(table.header(), dropped));
+    made.finish(dropped, level, width, planes, progress)
+        .map_err(block_err)?;
+    let dense_bytes = table.header().clone().file_len();
+    made.write(table.header(), dropped, dir, dense_bytes)
+        .map(Some)
 }
 
 /// Bytes of a block's entry in the header: length, checksum, form.
@@ -580,13 +858,17 @@ impl Form {
         }
     }
 
-    /// Reorder `values` into this form, or back: a transposition undoes itself.
-    fn apply(self, mut values: Vec<u8>) -> Vec<u8> {
+    /// Reorder each of the `width` planes of `values` into this form, or back: a
+    /// transposition undoes itself.
+    fn apply(self, mut values: Vec<u8>, width: usize) -> Vec<u8> {
         if self == Form::Tiles {
-            for tile in values.chunks_exact_mut(TILE) {
-                for r in 0..SIDE {
-                    for c in r + 1..SIDE {
-                        tile.swap(r * SIDE + c, c * SIDE + r);
+            let n = values.len() / width;
+            for plane in values.chunks_exact_mut(n.max(1)) {
+                for tile in plane.chunks_exact_mut(TILE) {
+                    for r in 0..SIDE {
+                        for c in r + 1..SIDE {
+                            tile.swap(r * SIDE + c, c * SIDE + r);
+                        }
                     }
                 }
             }
@@ -595,57 +877,111 @@ impl Form {
     }
 }
 
-/// zstd level at which the two forms of a block are weighed: a fast one, so that trying
-/// both costs little beside compressing the one kept at [`LEVEL`].
-const TRIAL_LEVEL: i32 = 3;
+/// Slots of the sections kept.
+fn kept(header: &Header, dropped: Option<usize>) -> u64 {
+    (header.sections.iter().enumerate())
+        .filter(|&(k, _)| Some(k) != dropped)
+        .map(|(_, s)| s.records)
+        .sum()
+}
 
-/// A block's values compressed in the form that comes out smaller at [`TRIAL_LEVEL`]
-/// (plain on a tie).
-fn smaller_form(values: Vec<u8>) -> std::io::Result<(Vec<u8>, Form)> {
-    let plain = zstd::bulk::compress(&values, TRIAL_LEVEL)?.len();
-    let tiled = Form::Tiles.apply(values.clone());
-    let tiles = zstd::bulk::compress(&tiled, TRIAL_LEVEL)?.len();
-    Ok(if tiles < plain {
-        (zstd::bulk::compress(&tiled, LEVEL)?, Form::Tiles)
+/// zstd level at which the two forms of a block, and the two sections of a table, are
+/// weighed: a fast one, so that trying both costs little beside compressing what is kept
+/// at the final level. Also the level of the files `retro generate --compress` reads its
+/// sub-tables from while it makes a set (both sides to move, soon trimmed to one).
+pub const TRIAL_LEVEL: i32 = 3;
+
+/// A block's planes in the form that comes out smaller at [`TRIAL_LEVEL`] (plain on a
+/// tie): that form and those bytes.
+fn trial(values: Vec<u8>, width: usize) -> std::io::Result<(Vec<u8>, Form)> {
+    let plain = zstd::bulk::compress(&values, TRIAL_LEVEL)?;
+    let tiles = zstd::bulk::compress(&Form::Tiles.apply(values, width), TRIAL_LEVEL)?;
+    Ok(if tiles.len() < plain.len() {
+        (tiles, Form::Tiles)
     } else {
-        (zstd::bulk::compress(&values, LEVEL)?, Form::Plain)
+        (plain, Form::Plain)
     })
 }
 
-/// One byte a slot from dense records: [`Value::packed`], illegal slots taking the value
-/// before them (don't care: the game knows they are illegal), which keeps runs long.
-fn pack(records: &[u8]) -> Vec<u8> {
-    let mut prev = Value::Draw.packed();
-    records
-        .chunks_exact(2)
-        .map(|r| {
-            let v = Value::from_record(r[0], r[1]);
-            if v != Value::Illegal {
-                prev = v.packed();
-            }
-            prev
-        })
-        .collect()
+/// A block's planes from dense records: each slot's symbol, illegal slots taking the
+/// symbol before them (don't care: the game knows they are illegal), which keeps runs
+/// long. A value the header's histograms do not count is an error: the records are not
+/// the ones the header describes.
+fn pack(records: &[u8], metric: Metric, symbols: &Symbols) -> std::io::Result<Vec<u8>> {
+    let width = symbols.width();
+    let n = records.len() / 2;
+    let mut out = vec![0u8; n * width];
+    let mut prev = symbols
+        .symbol(Value::Draw)
+        .or_else(|| symbols.symbol(Value::Illegal))
+        .unwrap_or(0);
+    for (k, r) in records.chunks_exact(2).enumerate() {
+        let v = metric.value([r[0], r[1]]);
+        if v != Value::Illegal {
+            prev = symbols.symbol(v).ok_or_else(|| {
+                std::io::Error::other(format!(
+                    "a record holds {v:?}, which the table's statistics do not count"
+                ))
+            })?;
+        }
+        out[k] = prev as u8;
+        if width == 2 {
+            out[n + k] = (prev >> 8) as u8;
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::SectionInfo;
+
+    fn header_of(metric: Metric, values: &[Value]) -> Header {
+        let mut histogram = vec![0; metric.codes()];
+        for &v in values {
+            histogram[metric.code(v)] += 1;
+        }
+        Header {
+            game: "g".into(),
+            name: "t".into(),
+            params: metric.param().into_iter().collect(),
+            sections: vec![SectionInfo {
+                name: "all".into(),
+                records: values.len() as u64,
+                offset: 0,
+                checksum: 0,
+                histogram,
+            }],
+        }
+    }
 
     #[test]
     fn packing_keeps_values_and_fills_illegal_slots() {
-        let rec = |v: Value, mv: u8| [v.to_byte(), mv];
-        let records: Vec<u8> = [
-            rec(Value::Illegal, 0),
-            rec(Value::Loss(0), 0),
-            rec(Value::Loss(2), 4),
-            rec(Value::Illegal, 0),
-            rec(Value::Win(7), 2),
-            rec(Value::Draw, 1),
-        ]
-        .concat();
-        let p = pack(&records);
-        let back: Vec<Value> = p.iter().map(|&b| Value::from_packed(b)).collect();
+        let values = [
+            Value::Illegal,
+            Value::Loss(0),
+            Value::Loss(2),
+            Value::Illegal,
+            Value::Win(7),
+            Value::Draw,
+        ];
+        let records: Vec<u8> = values
+            .iter()
+            .flat_map(|&v| {
+                [
+                    v.to_byte(),
+                    if v == Value::Loss(0) {
+                        crate::game::NO_MOVE
+                    } else {
+                        2
+                    },
+                ]
+            })
+            .collect();
+        let symbols = Symbols::of(&header_of(Metric::Dtm, &values), Metric::Dtm);
+        let p = pack(&records, Metric::Dtm, &symbols).unwrap();
+        let back: Vec<Value> = p.iter().map(|&b| symbols.value(b as u16)).collect();
         assert_eq!(
             back,
             [
@@ -657,5 +993,34 @@ mod tests {
                 Value::Draw
             ]
         );
+    }
+
+    #[test]
+    fn dtz_values_take_two_byte_symbols_past_256_values_in_planes() {
+        let m = Metric::Dtz;
+        // 300 values: wins of 1..=150 plies, losses of 0..=149.
+        let mut values: Vec<Value> = (1..=150).map(Value::Win).collect();
+        values.extend((0..150).map(Value::Loss));
+        values.push(Value::Illegal);
+        let symbols = Symbols::of(&header_of(m, &values), m);
+        assert_eq!(symbols.width(), 2);
+        let records: Vec<u8> = values.iter().flat_map(|&v| m.record(v, 0)).collect();
+        let planes = pack(&records, m, &symbols).unwrap();
+        assert_eq!(planes.len(), 2 * values.len());
+        for (k, &v) in values.iter().enumerate().take(300) {
+            assert_eq!(symbols.value(plane_symbol(&planes, 2, k)), v);
+        }
+        // The illegal slot holds the value before it.
+        assert_eq!(
+            symbols.value(plane_symbol(&planes, 2, 300)),
+            Value::Loss(149)
+        );
+        // A form undoes itself plane by plane.
+        let tiled = Form::Tiles.apply(planes.clone(), 2);
+        assert_eq!(Form::Tiles.apply(tiled, 2), planes);
+        // Fewer values: a byte each.
+        let few = Symbols::of(&header_of(m, &values[..200]), m);
+        assert_eq!(few.width(), 1);
+        assert_eq!(few.symbol(Value::Win(151)), None);
     }
 }

@@ -31,7 +31,8 @@ pub struct Table {
     metric: Metric,
     /// A compressed table's game, which finds the values of a dropped section.
     completion: OnceLock<Completion>,
-    /// A dropped section's values, all found at once (see [`Table::complete_all`]).
+    /// A dropped section's symbols, all found at once (see [`Table::complete_all`]), each
+    /// of the table's symbol width, little-endian.
     completed: OnceLock<Vec<u8>>,
     /// The first damaged block a lookup met since the table was opened.
     damage: Mutex<Option<String>>,
@@ -241,15 +242,8 @@ impl Table {
             });
         }
         if head[..8] == compressed::MAGIC {
-            let (header, blocks) = compressed::open(path, &map, budget)?;
+            let (header, metric, blocks) = compressed::open(path, &map, budget)?;
             let size = header.records();
-            // The compressed form packs DTM value bytes; DTZ tables are not compressed.
-            if Metric::of_params(&header.params) != Ok(Metric::Dtm) {
-                return Err(TableError::Header {
-                    path: p(),
-                    detail: "a compressed table must hold DTM values".into(),
-                });
-            }
             return Ok(Table {
                 path: path.to_path_buf(),
                 header,
@@ -257,7 +251,7 @@ impl Table {
                 starts: Vec::new(),
                 size,
                 blocks: Some(blocks),
-                metric: Metric::Dtm,
+                metric,
                 completion: OnceLock::new(),
                 completed: OnceLock::new(),
                 damage: Mutex::new(None),
@@ -459,22 +453,44 @@ impl Table {
             .iter()
             .position(|x| x.name == s.name)
             .unwrap_or(0);
-        let values = match blocks.section_values(&self.map, k) {
-            Some(v) => v.map_err(std::io::Error::other)?,
+        let record = |v: Value| {
+            self.metric
+                .record(v, if v == Value::Loss(0) { NO_MOVE } else { 1 })
+        };
+        let records = match blocks.section_symbols(&self.map, k) {
+            Some(v) => (v.map_err(std::io::Error::other)?.iter())
+                .flat_map(|&s| record(blocks.symbols().value(s)))
+                .collect(),
             None => {
                 let first: u64 = self.header.sections[..k].iter().map(|x| x.records).sum();
                 (first..first + s.records)
-                    .map(|i| self.value(i).packed())
+                    .flat_map(|i| record(self.value(i)))
                     .collect()
             }
         };
-        Ok(values
-            .iter()
-            .flat_map(|&b| {
-                let v = Value::from_packed(b);
-                [v.to_byte(), if v == Value::Loss(0) { NO_MOVE } else { 1 }]
-            })
-            .collect())
+        Ok(Cow::Owned(records))
+    }
+
+    /// The blocks of a compressed table.
+    pub(super) fn blocks(&self) -> Option<&Blocks> {
+        self.blocks.as_ref()
+    }
+
+    /// The file's bytes.
+    pub(super) fn storage(&self) -> &Storage {
+        &self.map
+    }
+
+    /// The symbol a compressed table writes `v` as (see [`compressed::Symbols`]).
+    pub(super) fn symbol_of(&self, v: Value) -> Option<u16> {
+        self.blocks.as_ref()?.symbols().symbol(v)
+    }
+
+    /// The value of a compressed table's symbol `s`.
+    pub(super) fn value_of_symbol(&self, s: u16) -> Value {
+        self.blocks
+            .as_ref()
+            .map_or(Value::Illegal, |b| b.symbols().value(s))
     }
 
     /// Whether this is a compressed table (values only: no best moves, and illegal slots
@@ -508,8 +524,8 @@ impl Table {
     #[inline]
     pub fn value(&self, index: Index) -> Value {
         if let Some(blocks) = &self.blocks {
-            return match blocks.packed(&self.map, index) {
-                Some(Ok(b)) => Value::from_packed(b),
+            return match blocks.symbol(&self.map, index) {
+                Some(Ok(s)) => blocks.symbols().value(s),
                 Some(Err(detail)) => {
                     self.damaged(detail);
                     Value::Illegal
@@ -555,8 +571,12 @@ impl Table {
     /// The value of a slot of a dropped section: worked out already, or one ply on.
     fn dropped_value(&self, blocks: &Blocks, index: Index) -> Value {
         if let Some(all) = self.completed.get() {
-            let first = blocks.dropped_first(index);
-            return Value::from_packed(all[(index - first) as usize]);
+            let k = (index - blocks.dropped_first(index)) as usize;
+            let s = match blocks.symbols().width() {
+                1 => all[k] as u16,
+                _ => u16::from_le_bytes([all[2 * k], all[2 * k + 1]]),
+            };
+            return blocks.symbols().value(s);
         }
         match self.completion.get() {
             Some(c) => c.value(self, index),
@@ -637,14 +657,17 @@ impl Table {
                 let lo = first + c * CHUNK;
                 let hi = (lo + CHUNK).min(first + n);
                 let mut bad = None;
+                let width = blocks.symbols().width();
                 let values = (lo..hi)
-                    .map(|i| {
+                    .flat_map(|i| {
                         let v = super::damage::watch(|| self.value(i));
-                        v.unwrap_or_else(|e| {
+                        let v = v.unwrap_or_else(|e| {
                             bad.get_or_insert(e);
                             Value::Illegal
-                        })
-                        .packed()
+                        });
+                        // A slot holding no position gets any symbol: it is never asked.
+                        let s = blocks.symbols().symbol(v).unwrap_or(0);
+                        s.to_le_bytes().into_iter().take(width)
                     })
                     .collect();
                 progress.advance(hi - lo);
@@ -679,7 +702,8 @@ impl Table {
     pub fn record(&self, index: Index) -> (u8, u8) {
         if self.blocks.is_some() {
             let v = self.value(index);
-            return (v.to_byte(), if v == Value::Loss(0) { NO_MOVE } else { 1 });
+            let r = (self.metric).record(v, if v == Value::Loss(0) { NO_MOVE } else { 1 });
+            return (r[0], r[1]);
         }
         let mut k = self.starts.len();
         while k > 0 {

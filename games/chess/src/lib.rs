@@ -131,6 +131,11 @@ impl Chess {
                     if h.game != id || h.name != name || h.params != params {
                         return Err(format!("{} does not hold {name}", path.display()));
                     }
+                    // A compressed DTZ table storing one side to move finds the other
+                    // from its own sub-tables.
+                    family::CHESS
+                        .complete(&table, dir)
+                        .map_err(|e| e.to_string())?;
                     Ok(DtzTwin { game, table })
                 })())
             })

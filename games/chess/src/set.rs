@@ -23,8 +23,8 @@ pub struct Set {
     missing: Vec<Entry>,
     /// The large tables present when it was planned, checked then and held open (mapped):
     /// the tables made after them read them without checking them again. Only held, never
-    /// read.
-    _present: Vec<Arc<Table>>,
+    /// read, and let go by [`Set::release`].
+    present: Vec<(Entry, Arc<Table>)>,
 }
 
 /// Why a set cannot be made: nothing has been written.
@@ -71,7 +71,7 @@ pub fn plan(
             // Only mapped tables are held: their pages are the file's, which the system
             // takes back as it needs, where a small table read into memory would stay in
             // this process's memory for the whole run (and is quick to check again).
-            Some(t) if !t.survives_changes() => present.push(t),
+            Some(t) if !t.survives_changes() => present.push((entry.clone(), t)),
             Some(_) => {}
             None => missing.push(entry.clone()),
         }
@@ -85,11 +85,32 @@ pub fn plan(
     Ok(Set {
         order,
         missing,
-        _present: present,
+        present,
     })
 }
 
 impl Set {
+    /// Stop holding `entry`'s table open: its file is about to be removed, and a file
+    /// held open keeps its disk space.
+    pub fn release(&mut self, entry: &Entry) {
+        self.present.retain(|(e, _)| e != entry);
+    }
+
+    /// Per table of [`Set::order`], the position in it of the last table that reads it
+    /// (`None`: none does).
+    pub fn last_readers(&self) -> Vec<Option<usize>> {
+        let mut last = vec![None; self.order.len()];
+        for (j, (m, metric)) in self.order.iter().enumerate() {
+            for child in m.children() {
+                let child = (child.canonical().0, *metric);
+                if let Some(k) = self.order.iter().position(|e| *e == child) {
+                    last[k] = Some(j);
+                }
+            }
+        }
+        last
+    }
+
     /// Whether `entry` is still to be made: it was missing when planned and still is (a
     /// copy of this run elsewhere, a retried task of a distributed run, may have made it
     /// meanwhile).

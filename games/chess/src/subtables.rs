@@ -242,9 +242,18 @@ impl SubTables {
         &self.subs[r.sub].layout
     }
 
-    /// The value in slot `i` of a route's sub-table.
+    /// The value in slot `i` of a route's sub-table ([`Value::Illegal`] for a slot that
+    /// holds no legal canonical position: the solvers' passes read the legality of a
+    /// capture from it).
+    #[inline]
     pub fn value_at(&self, r: Route, i: retro_engine::game::Index) -> Value {
-        self.subs[r.sub].table.value(i)
+        let s = &self.subs[r.sub];
+        // A compressed table's illegal slots hold whatever compressed best: its layout
+        // tells which they are.
+        if s.table.is_compressed() && s.layout.decode(i).is_none() {
+            return Value::Illegal;
+        }
+        s.table.value(i)
     }
 
     /// The value, for its side to move, of a position of a sub-material (either
@@ -263,8 +272,8 @@ impl SubTables {
             unreachable!("no sub-table for {}", pos.material())
         };
         let p = if r.flip { pos.color_flipped() } else { *pos };
-        let s = &self.subs[r.sub];
-        let (i, _) = s.layout.encode(&p);
-        s.table.value(i)
+        let (i, _) = self.subs[r.sub].layout.encode(&p);
+        // A position that leaves the side not to move in check has an illegal slot.
+        self.value_at(r, i)
     }
 }

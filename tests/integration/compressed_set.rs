@@ -1,0 +1,264 @@
+//! A whole table set made compressed: `retro generate chess --all 4 --metric both
+//! --compress` leaves only compressed files (DTM and DTZ), each the bytes `retro compress`
+//! makes of the dense table, answering every probe as the dense set does; compressed DTZ
+//! tables give every slot's value and the dense file back; a damaged one is refused with
+//! its block named; a run killed at any moment resumes with nothing lost or damaged.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use retro::chess::material::Material;
+use retro::chess::router::Router;
+use retro::game::{Game, Index};
+use retro::progress::Silent;
+use retro::table::compressed::{self, Sides};
+use retro::table::{Table, TableError};
+
+use super::common::{chess_all4, fixture_dir, output_text, retro, stdout};
+
+/// zstd's fastest level: the files are the same but for the blocks' bytes, and it keeps
+/// the set's compression to seconds.
+const LEVEL: &str = "1";
+
+/// The files of `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The set of up to 4 pieces, DTM and DTZ, made by the command line with `--compress`:
+/// its DTM tables were there already, dense (linked from the shared set), and are
+/// compressed and removed too.
+fn set_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = fixture_dir();
+        for m in Material::all(4) {
+            let name = format!("{m}.rtb");
+            std::fs::hard_link(chess_all4().join(&name), dir.path().join(&name)).unwrap();
+        }
+        let o = retro(&[
+            "generate",
+            "chess",
+            "--all",
+            "4",
+            "--metric",
+            "both",
+            "--compress",
+            "--level",
+            LEVEL,
+            "--out",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", output_text(&o));
+        // Each table kept both sides to move while the tables above it were made, then one.
+        assert!(
+            stdout(&o).contains("now found one ply on"),
+            "{}",
+            stdout(&o)
+        );
+        dir
+    })
+    .path()
+}
+
+/// Only compressed files are left, one per table, each storing one side to move and the
+/// very bytes `compress` makes of the dense table (the DTM tables: of the shared set's
+/// files; the DTZ tables: their dense headers, payload checksums included, are those of
+/// DTZ tables made from dense sub-tables). Every probe of the DTZ tables' materials, on
+/// every 7th slot, answers as from the dense tables, DTZ included.
+#[test]
+fn the_set_made_compressed_is_the_dense_set_compressed() {
+    let dir = set_dir();
+    let names = files(dir);
+    let all = Material::all(4);
+    let mut want: Vec<String> = (all.iter())
+        .flat_map(|m| [format!("{m}.rtbc"), format!("{m}.dtz.rtbc")])
+        .collect();
+    want.sort();
+    assert_eq!(names, want, "only compressed files");
+    let level: i32 = LEVEL.parse().unwrap();
+    all.par_iter().for_each(|m| {
+        let small = Table::open(&dir.join(format!("{m}.rtbc"))).unwrap();
+        assert!(small.drops_a_section(), "{m}: one side to move");
+        let out = tempfile::tempdir().unwrap();
+        let dense = Table::open(&chess_all4().join(format!("{m}.rtb"))).unwrap();
+        let c = compressed::compress(&dense, out.path(), Sides::One, level, &Silent).unwrap();
+        assert!(
+            std::fs::read(c.path).unwrap() == std::fs::read(dir.join(format!("{m}.rtbc"))).unwrap(),
+            "{m}: trimmed from both sides, the bytes compressed from one"
+        );
+    });
+    let dense_dtz = super::chess_dtz::dir();
+    for m in super::chess_dtz::MATERIALS {
+        let name = format!("{m}.dtz");
+        let small = Table::open(&dir.join(format!("{name}.rtbc"))).unwrap();
+        let dense = Table::open(&dense_dtz.join(format!("{name}.rtb"))).unwrap();
+        assert_eq!(small.header(), dense.header(), "{name}");
+    }
+    let (dense, small) = (Router::new(dense_dtz), Router::new(dir));
+    for m in super::chess_dtz::MATERIALS {
+        let game = retro::chess::Chess::open(&Material::parse(m).unwrap(), dense_dtz).unwrap();
+        let differ: Vec<String> = (0..game.size().div_ceil(7))
+            .into_par_iter()
+            .filter_map(|k| game.decode(k * 7))
+            .map(|pos| retro::chess::fen::to_fen(&pos, 0, 1))
+            .filter(|fen| dense.probe(fen).unwrap().json() != small.probe(fen).unwrap().json())
+            .take_any(3)
+            .collect();
+        assert!(differ.is_empty(), "{m}: {differ:?} answer differently");
+    }
+}
+
+/// Every legal slot of several DTZ tables has the same value compressed as dense, and
+/// `decompress` gives the dense file back byte for byte, from a folder of compressed
+/// tables only.
+#[test]
+fn compressed_dtz_tables_hold_every_value_and_the_dense_file() {
+    let dir = set_dir();
+    let dense_dtz = super::chess_dtz::dir();
+    let out = tempfile::tempdir().unwrap();
+    for m in ["KQvKR", "KRvKP", "KRvKN"] {
+        let name = format!("{m}.dtz");
+        let small = retro::GAMES.open(dir, &name).unwrap();
+        let dense = retro::GAMES.open(dense_dtz, &name).unwrap();
+        let game =
+            retro::chess::dtz::ChessDtz::open(&Material::parse(m).unwrap(), dense_dtz).unwrap();
+        let differ: Vec<Index> = (0..game.size())
+            .into_par_iter()
+            .filter(|&i| game.decode(i).is_some() && small.table.value(i) != dense.table.value(i))
+            .take_any(3)
+            .collect();
+        assert!(differ.is_empty(), "{name}: slots {differ:?}");
+        let (path, _) =
+            retro::plugin::decompress(&*small.plugin, &small.table, out.path(), &Silent).unwrap();
+        assert!(
+            std::fs::read(path).unwrap()
+                == std::fs::read(dense_dtz.join(format!("{name}.rtb"))).unwrap(),
+            "{name} rebuilt"
+        );
+    }
+}
+
+/// A compressed DTZ table with a byte of a block changed: refused on opening with the
+/// block named; `info` says which block; `probe` exits 2 naming the file.
+#[test]
+fn a_damaged_compressed_dtz_table_is_refused_naming_its_block() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in files(set_dir()) {
+        std::fs::copy(set_dir().join(&f), dir.path().join(&f)).unwrap();
+    }
+    let path = dir.path().join("KQvKR.dtz.rtbc");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x20;
+    std::fs::write(&path, bytes).unwrap();
+    let blocks = Table::open(&set_dir().join("KQvKR.dtz.rtbc"))
+        .unwrap()
+        .compressed_blocks()
+        .unwrap();
+    let block = format!("block {}", blocks - 1);
+    match Table::open(&path) {
+        Err(TableError::Block { detail, .. }) => {
+            assert!(
+                detail.contains(&block) && detail.contains("checksum mismatch"),
+                "{detail}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let o = retro(&["info", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
+    assert!(
+        stdout(&o).contains(&format!("(block {}", blocks - 1)),
+        "{}",
+        stdout(&o)
+    );
+    let o = retro(&[
+        "probe",
+        "chess",
+        "8/8/8/8/8/2k5/8/KQ5r w - - 0 1",
+        "--tables",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let text = output_text(&o);
+    assert!(text.contains("KQvKR.dtz.rtbc"), "{text}");
+}
+
+/// `generate --compress` killed (SIGKILL) at several moments, then run again: each run
+/// leaves every file under a final name intact (it opens, checksums and all), and the
+/// last one ends with the files of an uninterrupted run, byte for byte.
+#[test]
+fn a_compressed_run_killed_at_any_moment_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let args = [
+        "generate",
+        "chess",
+        "KRvKP",
+        "--metric",
+        "both",
+        "--compress",
+        "--level",
+        LEVEL,
+        "--out",
+        d,
+    ];
+    // Killed as the 3rd, 9th and 15th of the set's 20 tables start, and as a table is
+    // compressed or its file trimmed.
+    for until in ["[3/", "[9/", "wrote", "now found", "[15/"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retro"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        for stream in [
+            Box::new(out) as Box<dyn std::io::Read + Send>,
+            Box::new(err),
+        ] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    let _ = tx.send(line);
+                }
+            });
+        }
+        drop(tx);
+        // The lines come until the process ends; it is killed at the first one wanted.
+        while let Ok(line) = rx.recv() {
+            if line.contains(until) {
+                break;
+            }
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        for f in files(dir.path()).iter().filter(|f| !f.starts_with('.')) {
+            if let Err(e) = Table::open(&dir.path().join(f)) {
+                panic!("killed at '{until}': {f} is damaged: {e}");
+            }
+        }
+    }
+    let o = retro(&args);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let names = files(dir.path());
+    assert_eq!(names.len(), 20, "{names:?}");
+    for f in names {
+        assert!(
+            std::fs::read(dir.path().join(&f)).unwrap()
+                == std::fs::read(set_dir().join(&f)).unwrap(),
+            "{f}"
+        );
+    }
+}
