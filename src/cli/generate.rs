@@ -155,9 +155,10 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
     // damaged table in the way, or tables too big for this machine's memory or disk, stop
     // the run at once.
     let disk = retro::disk::available(&a.out);
-    let mut set = set::plan(&targets, metric.metrics(), &a.out, memory, disk)?;
+    let compressed = a.compress && !a.keep_dense;
+    let mut set = set::plan(&targets, metric.metrics(), &a.out, memory, disk, compressed)?;
     let readers = set.last_readers();
-    if a.compress && !a.keep_dense {
+    if compressed {
         // The tables made read their sub-tables' compressed files, every block many times
         // over: each block is decoded once and kept, within half the memory there is
         // (decoded, a block takes half its dense bytes, which the memory estimate counts).

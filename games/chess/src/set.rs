@@ -49,13 +49,15 @@ pub fn name(entry: &Entry) -> String {
 /// `metrics` (DTM before DTZ: a DTZ table reads its sub-materials' DTZ tables, which come
 /// first). `memory`, the bytes this run may use and where that figure came from, refuses a
 /// missing table whose estimated peak is larger; `disk`, the bytes free where `dir` is,
-/// refuses missing tables whose files take more together.
+/// refuses missing tables whose files take more together (`compressed`: as they take when
+/// compressed as they are made, [`super::plan::check_disk`]).
 pub fn plan(
     targets: &[Material],
     metrics: &[Metric],
     dir: &Path,
     memory: Option<(u64, &str)>,
     disk: Option<u64>,
+    compressed: bool,
 ) -> Result<Set, SetError> {
     let order: Vec<Entry> = closure(targets)
         .into_iter()
@@ -80,7 +82,7 @@ pub fn plan(
         check_memory(&missing, available, source_of)?;
     }
     if let Some(free) = disk {
-        check_disk(&missing, free, dir)?;
+        check_disk(&missing, free, dir, compressed)?;
     }
     Ok(Set {
         order,
