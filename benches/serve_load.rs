@@ -14,7 +14,11 @@
 //! pieces of the random positions, white upper case) and RETRO_LOAD_TABLE (`kbnk`; `chess`
 //! for any chess table, as `/api/probe/chess` picks it by material): for example
 //! `RETRO_LOAD_PIECES=KQRkr RETRO_LOAD_TABLE=chess` over a folder holding KQRvKR, dense
-//! or compressed.
+//! or compressed. RETRO_LOAD_PIECES may list several sets (`KQRkr,KRPkr`), or be `all5`:
+//! every material of 5 pieces, the positions spread over them in turn. RETRO_LOAD_ROUTE
+//! `standard` asks the Lichess route (`/standard?fen=`, every field: DTM, DTZ and the
+//! category from the clock) instead of `/api/probe/TABLE`; RETRO_LOAD_POSITIONS (2,000) is
+//! how many legal positions go round.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -132,8 +136,9 @@ fn find(h: &[u8], n: &[u8]) -> Option<usize> {
     h.windows(n.len()).position(|w| w == n)
 }
 
-/// Random positions of `pieces` (on distinct squares, either side to move).
-fn candidate_fens(count: usize, pieces: &[char]) -> Vec<String> {
+/// Random positions of each of `sets` in turn (pieces on distinct squares, either side to
+/// move).
+fn candidate_fens(count: usize, sets: &[Vec<char>]) -> Vec<String> {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         x ^= x << 13;
@@ -143,6 +148,7 @@ fn candidate_fens(count: usize, pieces: &[char]) -> Vec<String> {
     };
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
+        let pieces = &sets[out.len() % sets.len()];
         let mut sq = vec![0u8; pieces.len()];
         for i in 0..pieces.len() {
             loop {
@@ -196,10 +202,19 @@ fn main() {
     let client_threads = env_num("RETRO_LOAD_CLIENT_THREADS", 1) as usize;
     let max_requests = env_num("RETRO_LOAD_MAX", 5_000_000);
     let tables = std::env::var("RETRO_TABLES").unwrap_or_else(|_| "tables".into());
-    let pieces: Vec<char> = std::env::var("RETRO_LOAD_PIECES")
-        .unwrap_or_else(|_| "KBNk".into())
-        .chars()
-        .collect();
+    let sets: Vec<Vec<char>> = match std::env::var("RETRO_LOAD_PIECES").as_deref() {
+        Ok("all5") => (retro::chess::material::Material::all(5).iter())
+            .map(|m| {
+                let name = m.to_string();
+                let (w, b) = name.split_once('v').expect("a material names both sides");
+                w.chars().chain(b.to_lowercase().chars()).collect()
+            })
+            .collect(),
+        Ok(list) => list.split(',').map(|p| p.chars().collect()).collect(),
+        Err(_) => vec!["KBNk".chars().collect()],
+    };
+    let count = env_num("RETRO_LOAD_POSITIONS", 2000) as usize;
+    let standard = std::env::var("RETRO_LOAD_ROUTE").is_ok_and(|r| r == "standard");
     let table = std::env::var("RETRO_LOAD_TABLE").unwrap_or_else(|_| "kbnk".into());
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -245,14 +260,17 @@ fn main() {
 
         // Legal positions only (an illegal one is a correct 400, not what we measure).
         let mut paths = Vec::new();
-        for fen in candidate_fens(6000, &pieces) {
-            let path = format!("/api/probe/{table}?position={fen}");
+        for fen in candidate_fens(3 * count, &sets) {
+            let path = match standard {
+                true => format!("/standard?fen={fen}"),
+                false => format!("/api/probe/{table}?position={fen}"),
+            };
             match probe_conn.get(&path).await {
                 Ok((200, _)) => paths.push(path),
                 Ok((400, _)) => {}
                 other => panic!("probe {path}: {other:?} (is the {table} table served?)"),
             }
-            if paths.len() >= 2000 {
+            if paths.len() >= count {
                 break;
             }
         }
@@ -310,8 +328,13 @@ fn main() {
         let n = lat.len() as u64;
         let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
         println!("serve_load: {} s, {} connections, {} client thread(s), {} CPUs shared by server and load generator", secs, conns, client_threads, cpus);
-        let set: String = pieces.iter().collect();
-        println!("  positions          {} legal {set} positions through /api/probe/{table}, round robin", paths.len());
+        let set: Vec<String> = sets.iter().map(|p| p.iter().collect()).collect();
+        let set = match set.len() {
+            1..=4 => set.join(", "),
+            n => format!("{n} materials'"),
+        };
+        let route = if standard { "/standard".to_string() } else { format!("/api/probe/{table}") };
+        println!("  positions          {} legal {set} positions through {route}, round robin", paths.len());
         println!("  warm-up            {} requests", warm.ok + warm.errors);
         println!("  requests           {} ok, {} errors (non-200 or I/O)", res.ok, res.errors);
         println!("  throughput         {:.0} probes/s", n as f64 / elapsed);
