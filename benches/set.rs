@@ -95,7 +95,7 @@ fn main() {
             }
         };
         for (t, metric) in [(&dtm, "DTM"), (&dtz, "DTZ")] {
-            let e = totals.entry((pieces.min(5).max(4), metric)).or_default();
+            let e = totals.entry((pieces.clamp(4, 5), metric)).or_default();
             e.0 += 1;
             e.1 += t.file_len();
             e.2 += t.header().clone().file_len();

@@ -65,7 +65,7 @@ pub struct ValidateArgs {
     /// Total seconds the proof search may spend over the whole run, all holes and threads
     /// together (each hole gets at most --time-limit of it). Once it is spent, holes are
     /// left open without a proof search.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_PROOF_BUDGET.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_PROOF_BUDGET.as_secs_f64(), value_parser = super::seconds)]
     pub proof_budget: f64,
     /// Print every failure, not only the first (goes on after the first, as --all-holes).
     #[arg(long)]
@@ -102,7 +102,7 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
         // The proof search's threat searches never use more nodes than the validator's:
         // the validator then finds each of its proofs again when it checks the repairs.
         proof: (!args.no_proof_search).then(|| args.proof.config(rules, limit, search)),
-        proof_budget: Duration::from_secs_f64(args.proof_budget.clamp(0.0, 1e9)),
+        proof_budget: Duration::from_secs_f64(args.proof_budget),
         stop_at_first: !(args.all_holes || args.all_failures || args.repair.is_some()),
         first_hole_nodes: args.first_hole_nodes,
     };

@@ -23,7 +23,7 @@ pub struct ProofArgs {
     #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).node_limit)]
     pub tree_nodes: usize,
     /// Seconds before giving up, per position.
-    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64(), value_parser = super::seconds)]
     pub time_limit: f64,
     /// Quiet black moves tried per black node (blocks of white threes come on top).
     #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).width)]
@@ -43,7 +43,7 @@ impl ProofArgs {
             },
             width: self.width,
             node_limit: self.tree_nodes,
-            time_limit: Duration::from_secs_f64(self.time_limit.clamp(0.0, 1e9)),
+            time_limit: Duration::from_secs_f64(self.time_limit),
             ..ProveConfig::new(rules, limit.black_moves)
         }
     }

@@ -24,7 +24,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Seconds before giving up (this run; a resumed run gets its own).
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64())]
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64(), value_parser = super::seconds)]
     pub time_limit: f64,
     /// Graph nodes before giving up.
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).node_limit)]
@@ -44,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost)]
     pub depth_cost: u64,
     /// Seconds between checkpoints (0: none).
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = super::seconds)]
     pub checkpoint_every: f64,
     /// Ignore (and overwrite) an existing checkpoint instead of resuming from it.
     #[arg(long)]
@@ -145,7 +145,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     cfg.root_width = args.root_width;
     cfg.depth_cost = args.depth_cost;
     cfg.node_limit = args.tree_nodes;
-    cfg.time_limit = Duration::from_secs_f64(args.time_limit.clamp(0.0, 1e9));
+    cfg.time_limit = Duration::from_secs_f64(args.time_limit);
     let b = &pos.board;
     let black_to_move = pos.black_to_move();
 
@@ -169,7 +169,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         },
         _ => Solver::new(b, black_to_move, cfg),
     };
-    let every = Duration::from_secs_f64(args.checkpoint_every.clamp(0.0, 1e9));
+    let every = Duration::from_secs_f64(args.checkpoint_every);
     let mut ticker = Ticker::new(args.quiet);
     let mut last_save = Instant::now();
     let stop = loop {

@@ -28,6 +28,22 @@ pub fn threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// The longest span a flag in seconds takes: about 31 years.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A flag in seconds (`--time-limit`, `--proof-budget`, `--checkpoint-every`): a number
+/// from 0 to [`MAX_SECONDS`]; NaN, infinities and negative numbers are refused before
+/// anything starts.
+pub fn seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.0..=MAX_SECONDS).contains(&x) => Ok(x),
+        Ok(_) => Err(format!(
+            "expected seconds from 0 to {MAX_SECONDS:e}, not {s}"
+        )),
+        Err(_) => Err(format!("expected a number of seconds, not '{s}'")),
+    }
+}
+
 /// `--max-memory SIZE`: a size such as `4G` or `2000000000`.
 pub fn size(s: &str) -> Result<u64, String> {
     retro::memory::parse_size(s).map_err(|e| e.to_string())

@@ -2,6 +2,7 @@
 //! batch input, absurd thread counts, nonsense board sizes.
 
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::cli::retro_stdin;
@@ -166,4 +167,43 @@ fn board_size_messages_make_sense() {
         "{}",
         stderr(&o)
     );
+}
+
+/// A flag in seconds that is not a number of seconds (NaN, an infinity, negative, beyond
+/// 10^9) is refused by the argument parser, naming the flag: exit 2, no panic, nothing
+/// written.
+#[test]
+fn seconds_flags_refuse_what_is_not_a_span_of_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.json");
+    let out = out.to_str().unwrap();
+    for bad in ["nan", "NaN", "inf", "-inf", "-1", "1e10", "soon"] {
+        for (args, flag) in [
+            (
+                vec!["gomoku", "solve", "h8 h9 g9", "--out", out],
+                "--time-limit",
+            ),
+            (
+                vec!["gomoku", "solve", "h8 h9 g9", "--out", out],
+                "--checkpoint-every",
+            ),
+            (
+                vec!["gomoku", "prove", "h8 h9 g9", "--out", out],
+                "--time-limit",
+            ),
+            (vec!["gomoku", "validate", out], "--proof-budget"),
+        ] {
+            // `--flag=-1`: a value, not another flag.
+            let given = format!("{flag}={bad}");
+            let args = [&args[..], &[given.as_str()]].concat();
+            let o = retro(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains(flag) && stderr(&o).contains("seconds"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+    assert!(!Path::new(out).exists(), "nothing written");
 }
