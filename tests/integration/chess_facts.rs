@@ -271,3 +271,67 @@ fn colour_swapped_positions_use_the_same_table() {
         b["best"]["uci"].as_str().unwrap()
     );
 }
+
+/// Where an en-passant capture is legal and better than every stored move, it heads the
+/// move list as the best move, and the list stays in order of rank (for the side making
+/// the move: the fastest mate first, then draws, then the longest resistance): every
+/// KPvKP position with white's pawn just pushed to e4 beside black's on d4, kings
+/// anywhere.
+#[test]
+fn an_en_passant_capture_takes_its_place_in_the_move_list() {
+    let router = retro::chess::router::Router::new(super::common::chess_all4());
+    // A move's rank for its mover from the JSON: lower is better.
+    let rank = |m: &serde_json::Value| -> (u8, i64) {
+        let dtm = m["dtm"].as_i64().unwrap_or(0);
+        match m["category"].as_str().unwrap() {
+            "loss" => (0, dtm.abs()),
+            "draw" => (1, 0),
+            _ => (2, -dtm),
+        }
+    };
+    let (mut checked, mut ep_best) = (0, 0);
+    let name = |s: usize| format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1);
+    for wk in 0..64 {
+        for bk in 0..64 {
+            let taken = [name(wk), name(bk)];
+            if wk == bk
+                || taken
+                    .iter()
+                    .any(|s| ["d4", "e4", "e3", "e2"].contains(&s.as_str()))
+            {
+                continue;
+            }
+            let mut board = [['1'; 8]; 8];
+            board[wk / 8][wk % 8] = 'K';
+            board[bk / 8][bk % 8] = 'k';
+            board[3][3] = 'p';
+            board[3][4] = 'P';
+            let ranks: Vec<String> = (0..8).rev().map(|r| board[r].iter().collect()).collect();
+            let fen = format!("{} b - e3 0 1", ranks.join("/"));
+            let Ok(answer) = router.probe(&fen) else {
+                continue;
+            };
+            let j = answer.json();
+            let j: serde_json::Value = serde_json::from_str(&j).unwrap();
+            let moves = j["moves"].as_array().unwrap();
+            if moves.is_empty() {
+                continue;
+            }
+            checked += 1;
+            assert_eq!(moves[0]["uci"], j["best"]["uci"], "{fen}");
+            for w in moves.windows(2) {
+                assert!(
+                    rank(&w[0]) <= rank(&w[1]),
+                    "{fen}: {} before {}",
+                    w[0]["uci"],
+                    w[1]["uci"]
+                );
+            }
+            ep_best += (j["best"]["uci"] == "d4e3") as usize;
+        }
+    }
+    assert!(
+        checked > 1000 && ep_best > 100,
+        "{checked} positions, {ep_best} with en passant best"
+    );
+}

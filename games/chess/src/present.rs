@@ -333,8 +333,14 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
         super::present_dtz::signed(*b.after.get(k)?)
     };
-    let moves = probed
-        .moves
+    // The stored best move heads the probe's list; where an en-passant capture is better
+    // than anything stored, the list goes by rank again (ties in the probe's order), so
+    // that capture, the best, comes first.
+    let mut order = probed.moves.clone();
+    if value != probed.value {
+        order.sort_by_key(|&(_, v)| v.move_rank());
+    }
+    let moves = order
         .iter()
         .filter_map(|&(code, v)| {
             let m = find(code)?;
