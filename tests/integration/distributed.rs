@@ -295,6 +295,26 @@ fn plan_lists_every_table_with_its_real_size() {
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
 }
 
+/// The runner on a cluster of one worker it starts itself, one thread, into `out`.
+fn local_run(out: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(venv().join("bin/python"))
+        .arg(runner())
+        .args([
+            "run",
+            "--local",
+            "1",
+            "--retro",
+            RETRO,
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// DTZ tables in the plan (`KQvKR.dtz` after its sub-materials' DTZ tables, each
 /// material's DTM table first) and through the runner (`--metric`), which writes what
 /// `retro generate --metric both` writes.
@@ -342,22 +362,7 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
     ]);
     assert!(o.status.success(), "{}", output_text(&o));
     let out = w.path().join("dask");
-    let o = Command::new(venv().join("bin/python"))
-        .arg(runner())
-        .args([
-            "run",
-            "--local",
-            "1",
-            "--retro",
-            RETRO,
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(&out)
-        .args(["KRvK", "--metric", "both"])
-        .output()
-        .unwrap();
+    let o = local_run(&out, &["KRvK", "--metric", "both"]);
     assert!(o.status.success(), "{}", output_text(&o));
     for f in ["KRvK.rtb", "KRvK.dtz.rtb"] {
         let a = std::fs::read(local.join(f)).unwrap();
@@ -379,22 +384,7 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
     ]);
     assert!(o.status.success(), "{}", output_text(&o));
     let out = w.path().join("dask-compressed");
-    let o = Command::new(venv().join("bin/python"))
-        .arg(runner())
-        .args([
-            "run",
-            "--local",
-            "1",
-            "--retro",
-            RETRO,
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(&out)
-        .args(["KRvKN", "--metric", "both", "--compress", "1"])
-        .output()
-        .unwrap();
+    let o = local_run(&out, &["KRvKN", "--metric", "both", "--compress", "1"]);
     assert!(o.status.success(), "{}", output_text(&o));
     let files = |d: &Path| {
         let mut f: Vec<String> = (std::fs::read_dir(d).unwrap())

@@ -746,14 +746,7 @@ pub fn compress(
     let mut first: Index = 0;
     for (k, s) in header.sections.iter().enumerate() {
         let n = s.records.div_ceil(BLOCK_SLOTS as u64) as usize;
-        let part: Result<Vec<(Vec<u8>, Form)>, std::io::Error> = (0..n)
-            .into_par_iter()
-            .map(|b| {
-                let p = planes(k, b)?;
-                progress.advance((p.len() / width) as u64);
-                trial(p, width)
-            })
-            .collect();
+        let part = weigh(n, width, |b| planes(k, b), progress);
         made.per_section.push(part.map_err(io)?);
         let longest = super::metric::longest(&s.histogram, metric);
         let noted = longest.map_or(Vec::new(), |(value, _)| {
@@ -809,14 +802,7 @@ pub fn trim(
     };
     for (k, &(_, records, _)) in blocks.sections.iter().enumerate() {
         let n = records.div_ceil(blocks.block_slots) as usize;
-        let part: Result<Vec<(Vec<u8>, Form)>, std::io::Error> = (0..n)
-            .into_par_iter()
-            .map(|b| {
-                let p = planes(k, b)?;
-                progress.advance((p.len() / width) as u64);
-                trial(p, width)
-            })
-            .collect();
+        let part = weigh(n, width, |b| planes(k, b), progress);
         made.per_section.push(part.map_err(block_err)?);
     }
     let dropped = made.dropped(Sides::One);
@@ -890,6 +876,23 @@ fn kept(header: &Header, dropped: Option<usize>) -> u64 {
 /// at the final level. Also the level of the files `retro generate --compress` reads its
 /// sub-tables from while it makes a set (both sides to move, soon trimmed to one).
 pub const TRIAL_LEVEL: i32 = 3;
+
+/// A section's `n` blocks, each weighed ([`trial`]) from its planes (`planes(block)`).
+fn weigh(
+    n: usize,
+    width: usize,
+    planes: impl Fn(usize) -> std::io::Result<Vec<u8>> + Sync,
+    progress: &dyn Progress,
+) -> std::io::Result<Vec<(Vec<u8>, Form)>> {
+    (0..n)
+        .into_par_iter()
+        .map(|b| {
+            let p = planes(b)?;
+            progress.advance((p.len() / width) as u64);
+            trial(p, width)
+        })
+        .collect()
+}
 
 /// A block's planes in the form that comes out smaller at [`TRIAL_LEVEL`] (plain on a
 /// tie): that form and those bytes.
