@@ -123,6 +123,21 @@ pub fn written_in_older_format(path: &Path) -> bool {
     read.is_ok() && head[..8] == MAGIC && (1..VERSION).contains(&LE::read_u32(&head[8..12]))
 }
 
+/// The error of a failed read of the table at `path`: [`TableError::Changed`] if the file
+/// changed since it was opened.
+fn read_error(path: &Path, source: std::io::Error) -> TableError {
+    if super::storage::is_changed(&source) {
+        TableError::Changed {
+            path: path.to_path_buf(),
+        }
+    } else {
+        TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
 /// The header `h` (ending with its checksum) must hash to that checksum.
 pub(super) fn check_header_sum(path: &Path, h: &[u8]) -> Result<(), TableError> {
     let n = h.len();
@@ -153,13 +168,10 @@ impl Table {
             return Ok(t);
         }
         for s in &t.header.sections {
-            let computed =
-                t.map
-                    .checksum(s.offset, s.byte_len())
-                    .map_err(|source| TableError::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    })?;
+            let computed = t
+                .map
+                .checksum(s.offset, s.byte_len())
+                .map_err(|source| read_error(path, source))?;
             if computed != s.checksum {
                 return Err(TableError::Checksum {
                     path: path.to_path_buf(),
@@ -199,7 +211,7 @@ impl Table {
 
     fn open_in(path: &Path, load: Load, budget: Arc<CacheBudget>) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
-        let io = |source| TableError::Io { path: p(), source };
+        let io = |source| read_error(path, source);
         // Look before opening: opening a named pipe for reading blocks until a writer comes.
         let meta = std::fs::metadata(path).map_err(io)?;
         if !meta.is_file() {
@@ -218,13 +230,13 @@ impl Table {
             });
         }
         let map = if load == Load::Positioned {
-            Ok(Storage::positioned(file, meta.len()))
+            Ok(Storage::positioned(file, &meta))
         } else if meta.len() <= IN_MEMORY_MAX {
-            Storage::read(&file, meta.len())
+            Storage::read(file, &meta)
         } else if load == Load::Safe || never_map() {
-            Ok(Storage::positioned(file, meta.len()))
+            Ok(Storage::positioned(file, &meta))
         } else {
-            Storage::map(&file)
+            Storage::map(file, &meta)
         }
         .map_err(io)?;
         let len = map.len();
@@ -541,12 +553,33 @@ impl Table {
     /// Record damage met by a lookup: for the probe watching this thread, and for
     /// [`Table::damage`].
     fn damaged(&self, detail: String) {
+        // A block of a file changed since it was opened is not damage to the table that
+        // was checked: the file must be opened again.
+        if let Some(e) = self.changed() {
+            super::damage::report(e);
+            return;
+        }
         let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
         first.get_or_insert_with(|| detail.clone());
         super::damage::report(TableError::Block {
             path: self.path.clone(),
             detail,
         });
+    }
+
+    /// [`TableError::Changed`] if the file was written, cut or replaced in place since it
+    /// was opened (one `fstat`). A copy in memory still answers as the file was; a file
+    /// read at positions no longer answers at all.
+    pub fn changed(&self) -> Option<TableError> {
+        self.map.check().err().map(|_| TableError::Changed {
+            path: self.path.clone(),
+        })
+    }
+
+    /// The open file and what it was when opened: whatever the table's name leads to now,
+    /// these are its bytes (`retro serve` sends downloads from it).
+    pub fn file(&self) -> (&File, super::storage::Stamp) {
+        (self.map.file(), self.map.stamp())
     }
 
     /// The first damaged block any lookup met in this table, or in the tables its game
@@ -712,8 +745,16 @@ impl Table {
             if index >= first {
                 let at = offset + (index - first) * 2;
                 return match self.map.pair(at) {
-                    Some(r) if index < self.size => (r[0], r[1]),
-                    _ => (0, 0),
+                    Ok(r) if index < self.size => (r[0], r[1]),
+                    Ok(_) => (0, 0),
+                    Err(e) => {
+                        // No value from a file that changed under the reader: the probe
+                        // watching this thread fails (see `super::damage`).
+                        if index < self.size {
+                            super::damage::report(read_error(&self.path, e));
+                        }
+                        (0, 0)
+                    }
                 };
             }
         }
@@ -767,20 +808,25 @@ mod tests {
         assert!(t.survives_changes());
         assert_eq!(t.record(records - 1), (0, 0));
         assert_eq!(t.checksum_status(), ChecksumStatus::Ok);
-        // A byte of the last record changes in place: the checksum sees it.
+        assert!(t.changed().is_none());
+        // A byte of the last record changes in place: no read of it is answered, and a
+        // probe reading it fails, naming the change.
         let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         use std::os::unix::fs::FileExt;
         let last = t.file_len() - 1;
         f.write_all_at(&[9], last).unwrap();
-        assert_eq!(t.record(records - 1), (0, 9));
+        let changed = |e: TableError| matches!(e, TableError::Changed { .. });
+        assert!(t.changed().is_some_and(changed));
+        let read = super::super::damage::watch(|| t.record(records - 1));
+        assert!(read.is_err_and(changed));
         assert_eq!(
             t.checksum_status(),
             ChecksumStatus::Mismatch(vec!["all".into()])
         );
-        // Cut in place: reads beyond the new end answer "illegal", no signal.
+        // Cut in place: reads beyond the new end fail the same way, with no signal.
         f.set_len(t.file_len() / 2).unwrap();
-        assert_eq!(t.record(records - 1), (0, 0));
-        assert_eq!(t.record(0), (0, 0));
+        assert!(super::super::damage::watch(|| t.record(records - 1)).is_err_and(changed));
+        assert!(super::super::damage::watch(|| t.record(0)).is_err_and(changed));
         assert!(matches!(t.checksum_status(), ChecksumStatus::Mismatch(_)));
     }
 }
