@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use super::api::{Headline, MaterialEntry, MaterialsResponse, TableInfo, TablesResponse};
@@ -37,8 +37,11 @@ pub struct Snapshot {
     tables: HashMap<String, Served>,
     /// File name to table name, for `GET /tables/<file>`. Nothing else is reachable.
     files: HashMap<String, String>,
-    /// `GET /api/tables`, serialised once (cloning `Bytes` shares it).
-    list_json: axum::body::Bytes,
+    /// `GET /api/tables`, serialised once (cloning `Bytes` shares it), and again when the
+    /// summaries of the tables read from their files are made ([`Snapshot::summarise`]).
+    list_json: RwLock<axum::body::Bytes>,
+    /// What `list_json` lists.
+    infos: Mutex<Vec<TableInfo>>,
     /// `GET /api/chess/materials`, serialised once.
     materials_json: axum::body::Bytes,
     /// Table names, sorted, for error messages.
@@ -161,6 +164,7 @@ impl AppState {
 impl Current {
     fn of(snapshot: Snapshot) -> Current {
         let tables = Arc::new(snapshot);
+        Snapshot::summarise(&tables);
         Current {
             lichess: Tablebase::new(tables.clone()),
             tables,
@@ -200,6 +204,12 @@ impl Snapshot {
         let root = dir.canonicalize().ok();
         for Loaded { plugin, table } in one_per_name(loaded) {
             let mut info = table_info(&*plugin, &table);
+            // A game's summary may read the whole table (k-in-a-row counts the positions
+            // reachable from the empty board): at once for a table held in memory, later
+            // for one read from its file, so that the server answers from the start.
+            if table.in_memory() {
+                info.summary = plugin.summary_lines(&table);
+            }
             let file = downloadable(root.as_deref(), table.path());
             match &file {
                 Some(f) => {
@@ -232,13 +242,13 @@ impl Snapshot {
             .collect::<Vec<_>>()
             .join(", ");
         let materials_json = materials_json(&tables);
-        let list_json =
-            serde_json::to_vec(&TablesResponse { tables: infos }).expect("plain data serialises");
+        let list_json = list_of(&infos);
         Snapshot {
             dir: dir.to_path_buf(),
             tables,
             files,
-            list_json: list_json.into(),
+            list_json: RwLock::new(list_json),
+            infos: Mutex::new(infos),
             materials_json,
             known: if known.is_empty() {
                 "none".into()
@@ -263,7 +273,38 @@ impl Snapshot {
     }
 
     pub fn list_json(&self) -> axum::body::Bytes {
-        self.list_json.clone()
+        self.list_json
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Make the summaries of the tables read from their files, on a thread of their own,
+    /// adding each to `GET /api/tables` as it is made.
+    fn summarise(this: &Arc<Snapshot>) {
+        let pending: Vec<String> = (this.tables.iter())
+            .filter(|(_, s)| !s.table.in_memory())
+            .map(|(name, _)| name.clone())
+            .collect();
+        if pending.is_empty() {
+            return;
+        }
+        let this = this.clone();
+        std::thread::spawn(move || {
+            for name in pending {
+                let served = &this.tables[&name];
+                let lines = crate::serve::error::guarded(|| {
+                    crate::table::damage::watch(|| served.plugin.summary_lines(&served.table))
+                });
+                let Ok(Ok(lines)) = lines else { continue };
+                let mut infos = this.infos.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(info) = infos.iter_mut().find(|i| i.name == name) {
+                    info.summary = lines;
+                }
+                let list = list_of(&infos);
+                *this.list_json.write().unwrap_or_else(|e| e.into_inner()) = list;
+            }
+        });
     }
 
     pub fn materials_json(&self) -> axum::body::Bytes {
@@ -326,6 +367,15 @@ fn one_per_name(loaded: Vec<Loaded>) -> Vec<Loaded> {
         out.push(first);
     }
     out
+}
+
+/// `GET /api/tables`'s body.
+fn list_of(infos: &[TableInfo]) -> axum::body::Bytes {
+    serde_json::to_vec(&TablesResponse {
+        tables: infos.to_vec(),
+    })
+    .expect("plain data serialises")
+    .into()
 }
 
 /// `GET /api/chess/materials`: every chess material of a whole set (up to 5 pieces), then
@@ -403,7 +453,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
         },
         headline,
         sections,
-        summary: plugin.summary_lines(table),
+        summary: Vec::new(),
         name,
     }
 }

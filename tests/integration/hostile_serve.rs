@@ -314,3 +314,33 @@ fn clients_that_stop_reading_or_never_finish_hold_no_one_up() {
     }
     drop(held);
 }
+
+#[test]
+fn a_table_read_from_its_file_is_listed_at_once_and_summarised_in_the_background() {
+    // Read at positions, as a table too large to copy is: its summary (which reads the
+    // whole table) must not hold up the start.
+    let loaded = retro::GAMES
+        .open_file_with(
+            &super::common::tables_dir().join("mnk-3x3-3.rtb"),
+            retro::table::Load::Positioned,
+        )
+        .unwrap();
+    let state = AppState::from_loaded(super::common::tables_dir(), vec![loaded]);
+    let listed: serde_json::Value = serde_json::from_slice(&state.list_json()).unwrap();
+    assert_eq!(listed["tables"][0]["name"], "mnk-3x3-3");
+    // Tic-tac-toe's 5,478 positions reachable from the empty board, 765 up to symmetry
+    // (the known counts), once the summary is made.
+    let t = Instant::now();
+    let summary = loop {
+        let list: serde_json::Value = serde_json::from_slice(&state.list_json()).unwrap();
+        let summary = list["tables"][0]["summary"].to_string();
+        if summary.contains("reachable") || t.elapsed() > Duration::from_secs(60) {
+            break summary;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        summary.contains("positions reachable from the empty board: 5,478 (765 up to symmetry)"),
+        "{summary}"
+    );
+}

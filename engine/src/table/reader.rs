@@ -451,6 +451,11 @@ impl Table {
         self.map.survives_changes()
     }
 
+    /// Whether the table's bytes are a copy in memory (not read from its file).
+    pub fn in_memory(&self) -> bool {
+        self.map.in_memory()
+    }
+
     /// Every record of section `s`, as `[value, move]` pairs (read into memory if the file
     /// is read at positions). A compressed table has no moves: each record's move byte is
     /// then a placeholder (none for a terminal loss, 1 otherwise, so that

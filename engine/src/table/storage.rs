@@ -131,6 +131,11 @@ impl Storage {
         !matches!(self.held, Held::Mapped(_))
     }
 
+    /// Whether the bytes are a private copy in memory (every read as cheap as it gets).
+    pub fn in_memory(&self) -> bool {
+        matches!(self.held, Held::Memory(_))
+    }
+
     /// The open file (the one whose bytes these are, whatever its name now leads to).
     pub fn file(&self) -> &File {
         &self.file
