@@ -132,6 +132,27 @@ impl Tablebase {
         })
     }
 
+    /// retro's value of `pos` for its side to move (the DTM behind `/standard`'s `dtm`), without
+    /// the moves: one table lookup, unless an en-passant capture may be better than the
+    /// stored position (which has no en-passant right), when the moves are weighed as
+    /// `/standard` weighs them.
+    pub fn value(&self, pos: &Position) -> Result<Value, LichessError> {
+        if pos.ep.is_some() {
+            return Ok(self.evaluate(pos)?.value);
+        }
+        if pos.material().is_bare_kings() {
+            return Ok(Value::Draw);
+        }
+        retro_engine::table::damage::watch(|| -> Result<Value, LichessError> {
+            if let Some((table, value)) = self.stand_in(pos) {
+                return Ok(value(table, pos));
+            }
+            let (game, table) = self.table_of(pos)?;
+            Ok(table.value(retro_engine::game::Game::encode(&*game, pos)))
+        })
+        .map_err(LichessError::Damaged)?
+    }
+
     /// Every legal move of `pos` with the value it leads to, in Lichess's order, and the
     /// value of `pos` itself (the best of them: this also counts an en-passant capture,
     /// which stored positions leave out).
