@@ -45,18 +45,24 @@ pub fn parse_full_with(
     } else {
         std::borrow::Cow::Borrowed(text)
     };
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (fields, n) = first_n::<7>(text.split_whitespace());
+    let fields = &fields[..n];
     let Some(board) = fields.first() else {
         return Err(malformed("empty position"));
     };
     let mut pos = Position::empty();
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 8 {
+    let (ranks, n) = first_n::<9>(board.split('/'));
+    if n != 8 {
+        let found = if n > 8 {
+            "more".to_string()
+        } else {
+            n.to_string()
+        };
         return Err(malformed(format!(
-            "the board needs 8 ranks separated by '/', found {}",
-            ranks.len()
+            "the board needs 8 ranks separated by '/', found {found}"
         )));
     }
+    let ranks = &ranks[..8];
     for (i, row) in ranks.iter().enumerate() {
         let r = 7 - i as u8;
         let mut f = 0u8;
@@ -134,6 +140,24 @@ pub fn parse_full_with(
         halfmove,
         fullmove,
     })
+}
+
+/// The first `N` items of `items` and how many there were (`N` meaning `N` or more): a
+/// FEN's fields and ranks without a heap allocation, which a batch of probes would make
+/// for every position.
+pub(crate) fn first_n<'a, const N: usize>(
+    mut items: impl Iterator<Item = &'a str>,
+) -> ([&'a str; N], usize) {
+    let mut out = [""; N];
+    let mut n = 0;
+    while n < N {
+        match items.next() {
+            Some(s) => out[n] = s,
+            None => break,
+        }
+        n += 1;
+    }
+    (out, n)
 }
 
 /// A position from its bitboards (square a1 is bit 0, h8 bit 63; `roles` indexed by

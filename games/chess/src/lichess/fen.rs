@@ -21,7 +21,8 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     } else {
         std::borrow::Cow::Borrowed(raw)
     };
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (fields, n) = crate::fen::first_n::<7>(text.split_whitespace());
+    let fields = &fields[..n];
     if fields.is_empty() {
         return Err(LichessError::Query(
             "missing query parameter 'fen' (a FEN; '_' may stand for spaces)".into(),
