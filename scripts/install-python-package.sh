@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the Python package's test and bench need (tests/integration/python.rs,
-# python/bench.py): a virtual environment at target/python-venv with maturin, python-chess
+# benches/python_probe.py): a virtual environment at target/python-venv with maturin, python-chess
 # and pytest, pinned (python/requirements-test.txt), and Debian's Gaviota tables of the 3-piece
 # endgames (package gaviotatb, in /usr/share/gaviotatb), which python-chess's own Gaviota
 # prober reads to check retro's answers against. The package itself is built and installed
