@@ -2,8 +2,10 @@
 # Every test of the project, as CI runs it: formatting, lints, then all unit, property,
 # integration and browser tests. Installs the browser the end-to-end test needs (Debian's
 # chromium and chromium-driver), the Python Lichess client the Lichess-API test drives
-# (berserk, in target/lichess-venv) and the engine the distributed test drives (Dask,
-# pinned, in target/dask-venv) when they are missing, so no test is ever skipped.
+# (berserk, in target/lichess-venv), the engine the distributed test drives (Dask, pinned,
+# in target/dask-venv) and what the Python package's test builds and checks it with
+# (maturin, python-chess and pytest in target/python-venv, Debian's Gaviota tables) when
+# they are missing, so no test is ever skipped.
 #
 # Lints and tests share one release build. `cargo clippy` builds every dependency a second
 # time (in check mode, which a test build cannot reuse); instead, clippy's driver compiles
@@ -23,6 +25,7 @@ install_log=target/install.log
     bash scripts/install-browser.sh
     bash scripts/install-lichess-client.sh
     bash scripts/install-dask.sh
+    bash scripts/install-python-package.sh
 ) >"$install_log" 2>&1 &
 installers=$!
 cargo fmt --all --check

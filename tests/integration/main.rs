@@ -27,6 +27,7 @@ mod kbnk_facts;
 mod kbnk_movegen;
 mod lichess_api;
 mod mnk_facts;
+mod python;
 mod serve_api;
 mod serve_connections;
 mod serve_files;

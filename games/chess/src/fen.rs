@@ -38,19 +38,31 @@ pub fn parse_full_with(
     text: &str,
     rules: impl Fn(&Position) -> Result<(), PositionError>,
 ) -> Result<Fen, PositionError> {
-    let text = text.trim().replace('_', " ");
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let text = text.trim();
+    // `_` for spaces: a copy only where there is one.
+    let text = if text.contains('_') {
+        std::borrow::Cow::Owned(text.replace('_', " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let (fields, n) = first_n::<7>(text.split_whitespace());
+    let fields = &fields[..n];
     let Some(board) = fields.first() else {
         return Err(malformed("empty position"));
     };
     let mut pos = Position::empty();
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 8 {
+    let (ranks, n) = first_n::<9>(board.split('/'));
+    if n != 8 {
+        let found = if n > 8 {
+            "more".to_string()
+        } else {
+            n.to_string()
+        };
         return Err(malformed(format!(
-            "the board needs 8 ranks separated by '/', found {}",
-            ranks.len()
+            "the board needs 8 ranks separated by '/', found {found}"
         )));
     }
+    let ranks = &ranks[..8];
     for (i, row) in ranks.iter().enumerate() {
         let r = 7 - i as u8;
         let mut f = 0u8;
@@ -128,6 +140,69 @@ pub fn parse_full_with(
         halfmove,
         fullmove,
     })
+}
+
+/// The first `N` items of `items` and how many there were (`N` meaning `N` or more): a
+/// FEN's fields and ranks without a heap allocation, which a batch of probes would make
+/// for every position.
+pub(crate) fn first_n<'a, const N: usize>(
+    mut items: impl Iterator<Item = &'a str>,
+) -> ([&'a str; N], usize) {
+    let mut out = [""; N];
+    let mut n = 0;
+    while n < N {
+        match items.next() {
+            Some(s) => out[n] = s,
+            None => break,
+        }
+        n += 1;
+    }
+    (out, n)
+}
+
+/// A position from its bitboards (square a1 is bit 0, h8 bit 63; `roles` indexed by
+/// `Role as usize`), checked as a FEN's is: the pieces must not overlap and each must have
+/// one colour, then the rules of [`Position::check`] and the en-passant square's (see
+/// [`parse_full`]). For programs that hold a board as bitboards (python-chess), where
+/// writing and reading a FEN would cost more than the probe.
+pub fn from_bitboards(
+    colors: [u64; 2],
+    roles: [u64; 6],
+    turn: Color,
+    ep: Option<Square>,
+    clock: super::position::Clock,
+) -> Result<Position, PositionError> {
+    if colors[0] & colors[1] != 0 {
+        return Err(malformed("a square holds a white and a black piece"));
+    }
+    let mut seen = 0u64;
+    for r in roles {
+        if r & seen != 0 {
+            return Err(malformed("a square holds two pieces"));
+        }
+        seen |= r;
+    }
+    if seen != colors[0] | colors[1] {
+        return Err(malformed("a piece has no colour, or a colour no piece"));
+    }
+    let mut pos = Position {
+        roles,
+        colors,
+        turn,
+        ep: None,
+        clock,
+    };
+    pos.check()
+        .map_err(|e| PositionError::Illegal(e.explain(pos.turn)))?;
+    if let Some(sq) = ep {
+        if sq > 63 {
+            return Err(malformed(format!(
+                "en-passant square {sq} is off the board"
+            )));
+        }
+        pos.ep = ep_square(&pos, sq)?;
+    }
+    Ok(pos)
 }
 
 /// Check an en-passant square: behind a pawn of the side that just moved, on the 3rd or
@@ -218,6 +293,50 @@ mod tests {
         assert!(bad("P7/8/8/8/8/8/8/K6k w").contains("first or last rank"));
         assert!(bad("8/8/8/8/8/8/8/K7 w").contains("exactly one king"));
         assert!(bad("8/8/8/8/8/8/8/K6k x").contains("side to move"));
+    }
+
+    /// The bitboards of a position give what its FEN gives, errors included.
+    #[test]
+    fn bitboards_read_as_the_fen() {
+        let clock = crate::position::Clock {
+            halfmove: 3,
+            fullmove: 9,
+        };
+        let from = |fen: &str| {
+            let f = parse_full(fen).unwrap();
+            let ep = f.pos.ep;
+            from_bitboards(f.pos.colors, f.pos.roles, f.pos.turn, ep, clock)
+        };
+        let p = from("8/8/8/8/3pP3/8/8/K6k b - e3 0 1").unwrap();
+        assert_eq!(p, parse("8/8/8/8/3pP3/8/8/K6k b - e3").unwrap());
+        assert_eq!(p.ep, Some(parse_square("e3").unwrap()));
+        assert_eq!((p.clock.halfmove, p.clock.fullmove), (3, 9));
+        let k = parse("8/8/8/8/8/8/8/K6k w").unwrap();
+        let bad = |colors: [u64; 2], roles: [u64; 6], ep: Option<Square>| {
+            from_bitboards(colors, roles, Color::White, ep, clock)
+                .unwrap_err()
+                .to_string()
+        };
+        // A white rook on b1 that is also black.
+        let (mut colors, mut roles) = (k.colors, k.roles);
+        colors[0] |= 2;
+        colors[1] |= 2;
+        roles[Role::Rook as usize] |= 2;
+        assert!(bad(colors, roles, None).contains("white and a black"));
+        // A piece of two roles, a piece of no colour, a colour of no piece.
+        let mut two = k.roles;
+        two[Role::Queen as usize] |= k.roles[Role::King as usize];
+        assert!(bad(k.colors, two, None).contains("two pieces"));
+        let mut loose = k.roles;
+        loose[Role::Queen as usize] |= 2;
+        assert!(bad(k.colors, loose, None).contains("no colour"));
+        // The rules and the en-passant square, as in a FEN.
+        let (mut colors, mut roles) = (k.colors, k.roles);
+        colors[0] |= 2;
+        roles[Role::Queen as usize] |= 2;
+        assert!(bad(colors, roles, None).contains("side not to move is in check"));
+        assert!(bad(k.colors, k.roles, Some(44)).contains("en-passant square e6"));
+        assert!(bad(k.colors, k.roles, Some(64)).contains("off the board"));
     }
 
     #[test]

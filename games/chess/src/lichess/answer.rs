@@ -132,6 +132,33 @@ impl Tablebase {
         })
     }
 
+    /// retro's value of `pos` for its side to move (the DTM behind `/standard`'s `dtm`), without
+    /// the moves: one table lookup, unless an en-passant capture may be better than the
+    /// stored position (which has no en-passant right), when the moves are weighed as
+    /// `/standard` weighs them.
+    pub fn value(&self, pos: &Position) -> Result<Value, LichessError> {
+        if pos.ep.is_some() {
+            return Ok(self.evaluate(pos)?.value);
+        }
+        if pos.material().is_bare_kings() {
+            return Ok(Value::Draw);
+        }
+        // The material's name made once (this is the hot path of a batch of probes).
+        let (material, _) = pos.material().canonical();
+        let name = material.to_string();
+        retro_engine::table::damage::watch(|| -> Result<Value, LichessError> {
+            let Some(table) = self.tables.table(&name) else {
+                return match self.tables.stand_in(&name) {
+                    Some((table, value)) => Ok(value(table, pos)),
+                    None => Err(LichessError::Missing { name }),
+                };
+            };
+            let game = self.game(&name, &material)?;
+            Ok(table.value(retro_engine::game::Game::encode(&*game, pos)))
+        })
+        .map_err(LichessError::Damaged)?
+    }
+
     /// Every legal move of `pos` with the value it leads to, in Lichess's order, and the
     /// value of `pos` itself (the best of them: this also counts an en-passant capture,
     /// which stored positions leave out).
@@ -242,18 +269,23 @@ impl Tablebase {
             .tables
             .table(&name)
             .ok_or_else(|| LichessError::Missing { name: name.clone() })?;
+        Ok((self.game(&name, &material)?, table))
+    }
+
+    /// The chess rules of material `name`, with its sub-tables open, made on first use.
+    fn game(
+        &self,
+        name: &str,
+        material: &crate::material::Material,
+    ) -> Result<Arc<Chess>, LichessError> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        let game = match games.get(&name) {
-            Some(g) => g.clone(),
-            None => {
-                let g = Arc::new(
-                    Chess::open(&material, self.tables.dir()).map_err(LichessError::SubTables)?,
-                );
-                games.insert(name, g.clone());
-                g
-            }
-        };
-        Ok((game, table))
+        if let Some(g) = games.get(name) {
+            return Ok(g.clone());
+        }
+        let g =
+            Arc::new(Chess::open(material, self.tables.dir()).map_err(LichessError::SubTables)?);
+        games.insert(name.to_string(), g.clone());
+        Ok(g)
     }
 }
 

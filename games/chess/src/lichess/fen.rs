@@ -16,8 +16,13 @@ use retro_engine::game::PositionError;
 pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     let raw = raw.unwrap_or_default();
     // `_` stands for a space, so a FEN fits in a URL unescaped.
-    let text = raw.replace('_', " ");
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let text = if raw.contains('_') {
+        std::borrow::Cow::Owned(raw.replace('_', " "))
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    };
+    let (fields, n) = crate::fen::first_n::<7>(text.split_whitespace());
+    let fields = &fields[..n];
     if fields.is_empty() {
         return Err(LichessError::Query(
             "missing query parameter 'fen' (a FEN; '_' may stand for spaces)".into(),
@@ -47,7 +52,13 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
         f.extend(fields.iter().skip(4));
         parse_full(&f.join(" "))
     };
-    let plain = with("-").map_err(refused)?.pos;
+    // Most FENs have neither field (and no `_`): read as they are, with no copy.
+    let plain = if castling == "-" && ep == "-" && !raw.contains('_') {
+        parse_full(raw)
+    } else {
+        with("-")
+    };
+    let plain = plain.map_err(refused)?.pos;
     if castling
         .chars()
         .any(|c| castling_usable(&plain, c).unwrap_or(false))
@@ -61,6 +72,25 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     }
     // An en-passant square no pawn passed is ignored, as Lichess does.
     Ok(with(ep).map_or(plain, |f| f.pos))
+}
+
+/// A position given by its bitboards (see [`crate::fen::from_bitboards`]), read as [`read`]
+/// reads the same position's FEN: the same errors, and an en-passant square no pawn can
+/// have passed is ignored. It has no castling rights: a board with some is read from its
+/// FEN.
+pub fn from_bitboards(
+    colors: [u64; 2],
+    roles: [u64; 6],
+    turn: Color,
+    ep: Option<u8>,
+    clock: crate::position::Clock,
+) -> Result<Position, LichessError> {
+    let read = |ep| crate::fen::from_bitboards(colors, roles, turn, ep, clock);
+    let plain = read(None).map_err(refused)?;
+    match ep {
+        None => Ok(plain),
+        ep => Ok(read(ep).unwrap_or(plain)),
+    }
 }
 
 /// The error of a FEN the chess parser refused, in Lichess's words and status.
@@ -108,6 +138,44 @@ mod tests {
             Err(LichessError::NotInTablebase(_)) => 404,
             Err(_) => 400,
         }
+    }
+
+    /// Bitboards are read as the FEN of the same position.
+    #[test]
+    fn bitboards_as_their_fen() {
+        let clock = crate::position::Clock::default();
+        let via = |fen: &str, ep: Option<u8>| {
+            let p = read(Some(fen)).unwrap();
+            from_bitboards(p.colors, p.roles, p.turn, ep, clock)
+        };
+        let fen = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1";
+        assert_eq!(via(fen, Some(20)).unwrap(), read(Some(fen)).unwrap());
+        assert_eq!(via(fen, Some(20)).unwrap().ep, Some(20));
+        // e6: no pawn passed it, ignored as in a FEN.
+        assert_eq!(via(fen, Some(44)).unwrap().ep, None);
+        let p = read(Some("4k3/8/8/8/8/8/8/KQRBNN2 w - - 0 1"));
+        assert!(matches!(p, Err(LichessError::NotInTablebase(_))));
+        let kings = read(Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1")).unwrap();
+        let mut colors = kings.colors;
+        let mut roles = kings.roles;
+        for sq in 8..13 {
+            colors[0] |= 1 << sq;
+            roles[Role::Pawn as usize] |= 1 << sq;
+        }
+        let seven = from_bitboards(colors, roles, Color::White, None, clock);
+        assert!(
+            matches!(seven, Err(LichessError::NotInTablebase(_))),
+            "{seven:?}"
+        );
+        let adjacent = read(Some("8/8/8/8/8/8/8/Kk6 w - - 0 1"));
+        assert!(matches!(adjacent, Err(LichessError::IllegalPosition(_))));
+        let mut roles = kings.roles;
+        roles[Role::Queen as usize] |= roles[Role::King as usize];
+        let overlap = from_bitboards(kings.colors, roles, Color::White, None, clock);
+        assert!(
+            matches!(overlap, Err(LichessError::InvalidFen(_))),
+            "{overlap:?}"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@
 mod answer;
 mod dtz;
 pub mod fen;
+pub mod folder;
 pub mod rules;
 pub mod types;
 
@@ -29,6 +30,7 @@ use retro_engine::table::{Table, TableError};
 use crate::subtables::SubTableError;
 use crate::Position;
 pub use answer::Tablebase;
+pub use folder::Folder;
 
 /// The longest FEN read: longer than any real one.
 pub const MAX_FEN_LEN: usize = 1024;
