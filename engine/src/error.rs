@@ -70,6 +70,9 @@ pub enum TableError {
         /// The metric's name (`DTZ`).
         metric: String,
     },
+    /// The file changed on disk after it was opened and checked: `detail` says how.
+    #[error("{path}: changed on disk since it was opened and checked ({detail}); its answers stop here: run again to read it afresh")]
+    Changed { path: PathBuf, detail: String },
     #[error("{path}: table is for {found}, expected {expected}")]
     WrongGame {
         path: PathBuf,

@@ -36,6 +36,34 @@ pub struct Table {
     completed: OnceLock<Vec<u8>>,
     /// The first damaged block a lookup met since the table was opened.
     damage: Mutex<Option<String>>,
+    /// The file as it was when opened and checked, to tell whether it changed since.
+    stamp: Stamp,
+}
+
+/// What identifies a file's contents without reading them: which file it is, its length,
+/// and when it was last written (`mtime`) or changed in any way (`ctime`, which no program
+/// can set back, as `cp -p` does `mtime`). A write in place changes the times, a rename
+/// over the name changes the inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
 }
 
 impl std::fmt::Debug for Table {
@@ -217,6 +245,7 @@ impl Table {
                 kind: kind_of(&meta),
             });
         }
+        let stamp = Stamp::of(&meta);
         let map = if load == Load::Positioned {
             Ok(Storage::positioned(file, meta.len()))
         } else if meta.len() <= IN_MEMORY_MAX {
@@ -255,6 +284,7 @@ impl Table {
                 completion: OnceLock::new(),
                 completed: OnceLock::new(),
                 damage: Mutex::new(None),
+                stamp,
             });
         }
         let version = LE::read_u32(&head[8..12]);
@@ -355,6 +385,7 @@ impl Table {
             completion: OnceLock::new(),
             completed: OnceLock::new(),
             damage: Mutex::new(None),
+            stamp,
         })
     }
 
@@ -437,6 +468,35 @@ impl Table {
     /// copy in memory or read at positions (not a map of the file).
     pub fn survives_changes(&self) -> bool {
         self.map.survives_changes()
+    }
+
+    /// Why the file is no longer the one opened and checked, if it is not: written in
+    /// place, cut, replaced or removed since. Its answers may then differ from the file's,
+    /// or (read at positions) be read from bytes no checksum covered: a prober that asks
+    /// this after its lookups knows whether they can be trusted. One `stat`, no read.
+    pub fn changed(&self) -> Option<TableError> {
+        let now = match std::fs::metadata(&self.path) {
+            Ok(meta) => Stamp::of(&meta),
+            Err(e) => return Some(self.changed_error(format!("it can no longer be read ({e})"))),
+        };
+        let was = self.stamp;
+        let detail = if (now.dev, now.ino) != (was.dev, was.ino) {
+            "another file was put in its place".to_string()
+        } else if now.len != was.len {
+            format!("its length went from {} to {} bytes", was.len, now.len)
+        } else if now != was {
+            "it was written to".to_string()
+        } else {
+            return None;
+        };
+        Some(self.changed_error(detail))
+    }
+
+    fn changed_error(&self, detail: String) -> TableError {
+        TableError::Changed {
+            path: self.path.clone(),
+            detail,
+        }
     }
 
     /// Every record of section `s`, as `[value, move]` pairs (read into memory if the file
@@ -711,9 +771,19 @@ impl Table {
             let (first, offset) = self.starts[k];
             if index >= first {
                 let at = offset + (index - first) * 2;
+                if index >= self.size {
+                    return (0, 0);
+                }
                 return match self.map.pair(at) {
-                    Some(r) if index < self.size => (r[0], r[1]),
-                    _ => (0, 0),
+                    Some(r) => (r[0], r[1]),
+                    None => {
+                        // The shape was checked at open, so only a file read at positions
+                        // that shrank since fails here: an error for the probe, not a value.
+                        super::damage::report(self.changed().unwrap_or_else(|| {
+                            self.changed_error(format!("record {index} cannot be read"))
+                        }));
+                        (0, 0)
+                    }
                 };
             }
         }
@@ -767,7 +837,9 @@ mod tests {
         assert!(t.survives_changes());
         assert_eq!(t.record(records - 1), (0, 0));
         assert_eq!(t.checksum_status(), ChecksumStatus::Ok);
-        // A byte of the last record changes in place: the checksum sees it.
+        assert!(t.changed().is_none());
+        // A byte of the last record changes in place: the checksum sees it, and so does
+        // the file's state, without reading it.
         let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         use std::os::unix::fs::FileExt;
         let last = t.file_len() - 1;
@@ -777,8 +849,20 @@ mod tests {
             t.checksum_status(),
             ChecksumStatus::Mismatch(vec!["all".into()])
         );
-        // Cut in place: reads beyond the new end answer "illegal", no signal.
+        let said = t.changed().expect("written in place").to_string();
+        assert!(said.contains("it was written to"), "{said}");
+        // Cut in place: reads beyond the new end answer "illegal", no signal, and the
+        // probe watching them gets an error naming the change.
         f.set_len(t.file_len() / 2).unwrap();
+        let e = crate::table::damage::watch(|| t.record(records - 1)).unwrap_err();
+        assert!(
+            e.to_string().contains(&format!(
+                "its length went from {} to {} bytes",
+                t.file_len(),
+                t.file_len() / 2
+            )),
+            "{e}"
+        );
         assert_eq!(t.record(records - 1), (0, 0));
         assert_eq!(t.record(0), (0, 0));
         assert!(matches!(t.checksum_status(), ChecksumStatus::Mismatch(_)));

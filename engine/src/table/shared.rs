@@ -55,6 +55,22 @@ pub fn open(path: &Path, load: Load) -> Result<Arc<Table>, TableError> {
     Ok(t)
 }
 
+/// The first table open in this process whose file changed on disk since it was opened
+/// ([`Table::changed`]), sub-tables included: a batch of probes that asks this after its
+/// lookups, and finds nothing, read only bytes that were checked. One `stat` a table.
+pub fn changed() -> Option<TableError> {
+    let mut tables: Vec<Arc<Table>> = {
+        let open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+        open.iter()
+            .flat_map(|m| m.values())
+            .filter_map(Weak::upgrade)
+            .collect()
+    };
+    // The same one named each time.
+    tables.sort_by(|a, b| a.path().cmp(b.path()));
+    tables.iter().find_map(|t| t.changed())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
