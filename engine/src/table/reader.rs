@@ -114,28 +114,6 @@ pub(crate) fn never_map() -> bool {
     NEVER_MAP.load(Relaxed)
 }
 
-/// What kind of file `meta` describes, for a message.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a named pipe";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-    }
-    "a special file"
-}
-
 /// True if `path` is a retro table of an older format version (its first 16 bytes say so),
 /// which this build refuses: a file to generate again, not damage to report.
 pub fn written_in_older_format(path: &Path) -> bool {
@@ -233,7 +211,7 @@ impl Table {
         if !meta.is_file() {
             return Err(TableError::NotRegular {
                 path: p(),
-                kind: kind_of(&meta),
+                kind: crate::input::kind_of(&meta),
             });
         }
         let file = File::open(path).map_err(io)?;
@@ -242,7 +220,7 @@ impl Table {
         if !meta.is_file() {
             return Err(TableError::NotRegular {
                 path: p(),
-                kind: kind_of(&meta),
+                kind: crate::input::kind_of(&meta),
             });
         }
         let stamp = Stamp::of(&meta);
