@@ -177,14 +177,18 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
                 }
                 Ok(true)
             }
-            Err(Refused::Position(p @ PositionError::Illegal(_))) if a.json => {
-                outln!(
-                    "{}",
-                    serde_json::json!({"category": "illegal", "error": p.to_string()})
-                )?;
-                Ok(false)
+            // A refused position is an error (exit 2) in words and in JSON alike; JSON
+            // also gets it as an object on standard output.
+            Err(e) => {
+                if let (true, Refused::Position(p)) = (a.json, &e) {
+                    let mut v = serde_json::json!({"error": p.to_string()});
+                    if matches!(p, PositionError::Illegal(_)) {
+                        v["category"] = "illegal".into();
+                    }
+                    outln!("{v}")?;
+                }
+                Err(e.into())
             }
-            Err(e) => Err(e.into()),
         };
     }
     // Batch: answer one block of lines in parallel while the previous block's answers are
