@@ -28,8 +28,8 @@ pub struct ValidateArgs {
     pub rules: Option<super::gomoku_args::RulesArg>,
     #[command(flatten)]
     pub limit: LimitArgs,
-    /// Largest number of black moves the continuous-threat (VCT) search tries, 1 to 113
-    /// (every black move of a board).
+    /// Largest number of black moves the continuous-threat (VCT) search tries, 1 to 128
+    /// (every black move of the largest board).
     #[arg(long, default_value_t = SearchConfig::default().vct_depth, value_parser = super::whole(1u32, MAX_BLACK_MOVES))]
     pub vct_depth: u32,
     /// Search nodes per position before giving up ("not proven").
