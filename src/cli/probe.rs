@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -72,8 +73,9 @@ fn refusal(number: u64, input: &str, e: &Refused) -> serde_json::Value {
 struct Answer {
     json: String,
     ok: bool,
-    /// The line's number and the table error.
-    table_error: Option<(u64, anyhow::Error)>,
+    /// The line's number and the table error, shared by the lines it refuses (an
+    /// `anyhow::Error` a line would capture a backtrace each under `RUST_BACKTRACE`).
+    table_error: Option<(u64, Arc<anyhow::Error>)>,
 }
 
 impl Answer {
@@ -86,7 +88,7 @@ impl Answer {
     }
 
     /// The answer of `line` refused for a table error `e`: an error object naming it.
-    fn table_error(line: &Line, e: anyhow::Error) -> Answer {
+    fn table_error(line: &Line, e: Arc<anyhow::Error>) -> Answer {
         let (number, input) = match line {
             Line::Text { number, text } => (*number, text.as_str()),
             Line::Bad { number, input, .. } => (*number, input.as_str()),
@@ -107,7 +109,7 @@ fn probe_line(probe: &ProbeFn, line: &Line) -> Answer {
     match line {
         Line::Text { number, text } => match probe(text) {
             Ok(p) => Answer::of(p.json(), true),
-            Err(Refused::Other(e)) if is_damage(&e) => Answer::table_error(line, e),
+            Err(Refused::Other(e)) if is_damage(&e) => Answer::table_error(line, Arc::new(e)),
             Err(e) => Answer::of(refusal(*number, text, &e).to_string(), false),
         },
         Line::Bad {
@@ -210,9 +212,9 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
                 done.iter()
                     .find_map(|a| a.table_error.as_ref().map(|(_, e)| e))
             })
-            .map(cli::output::message);
+            .cloned();
         let (answers, (wrote, next)) = rayon::join(
-            || answer_block(probe, &block, failed.as_deref()),
+            || answer_block(probe, &block, failed),
             || {
                 (
                     write_answers(&mut out, std::mem::take(&mut done), &mut written),
@@ -235,32 +237,38 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
     write_answers(&mut out, done, &mut written)?;
     out.flush()?;
     match written.first_table_error {
-        Some((line, e)) => Err(e.context(format!(
-            "{} of {} lines got no answer for a table error, from line {line} on",
-            written.table_errors, written.lines
-        ))),
+        Some((line, e)) => Err(anyhow::anyhow!(
+            "{} of {} lines got no answer for a table error, from line {line} on: {}",
+            written.table_errors,
+            written.lines,
+            cli::output::message(&e)
+        )),
         None => Ok(written.all_ok),
     }
 }
 
 /// The answers of one block of lines. Every table read for them is then checked unchanged
 /// since it was opened: if one changed, no answer of the block is trusted (a lookup may have
-/// read the new bytes), and each line gets the error instead. With `failed` (the message
-/// of a table error met before), no line is probed: each gets that error.
-fn answer_block(probe: &ProbeFn, block: &[Line], failed: Option<&str>) -> Vec<Answer> {
-    let text = match failed {
-        Some(text) => text.to_string(),
+/// read the new bytes), and each line gets the error instead. With `failed` (a table error
+/// met before), no line is probed: each gets that error.
+fn answer_block(
+    probe: &ProbeFn,
+    block: &[Line],
+    failed: Option<Arc<anyhow::Error>>,
+) -> Vec<Answer> {
+    let e = match failed {
+        Some(e) => e,
         None => {
             let answers = block.par_iter().map(|l| probe_line(probe, l)).collect();
             match changed_table() {
                 None => return answers,
-                Some(e) => cli::output::message(&e),
+                Some(e) => Arc::new(e),
             }
         }
     };
     block
         .iter()
-        .map(|l| Answer::table_error(l, anyhow::anyhow!("{text}")))
+        .map(|l| Answer::table_error(l, e.clone()))
         .collect()
 }
 
@@ -270,7 +278,7 @@ struct Written {
     all_ok: bool,
     table_errors: u64,
     /// The first table error, with its line's number.
-    first_table_error: Option<(u64, anyhow::Error)>,
+    first_table_error: Option<(u64, Arc<anyhow::Error>)>,
 }
 
 impl Default for Written {
@@ -348,7 +356,7 @@ mod tests {
                 input: "y".into(),
             },
         ];
-        let answers = answer_block(never, &block, Some(said));
+        let answers = answer_block(never, &block, Some(Arc::new(anyhow::anyhow!("{said}"))));
         assert_eq!(answers.len(), 2);
         for (a, n) in answers.iter().zip([7, 8]) {
             assert_eq!(a.table_error.as_ref().map(|(k, _)| *k), Some(n));

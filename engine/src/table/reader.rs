@@ -92,7 +92,8 @@ pub enum Load {
     /// truncated in place by another program kills the process (SIGBUS).
     Auto,
     /// Read larger files at positions: nothing done to the file afterwards can crash the
-    /// reader, and memory stays small however many tables are open (the server).
+    /// reader, and memory stays small however many tables are open (the server, `retro
+    /// probe`).
     Safe,
     /// Read every file at positions, small ones too: a change to the file after it was
     /// opened is then met as it is in a large one (tests of that).
@@ -103,7 +104,8 @@ pub enum Load {
 static NEVER_MAP: AtomicBool = AtomicBool::new(false);
 
 /// From now on, every table this process opens is copied or read at positions, never
-/// mapped: for a process that must outlive any change to its files (`retro serve`). A
+/// mapped: for a process that must outlive any change to its files (`retro serve`,
+/// `retro probe`). A
 /// process-wide switch rather than a parameter because chess plug-ins open their
 /// sub-tables deep inside the registry, and a server must not map any of them.
 pub fn set_never_map() {
