@@ -41,9 +41,8 @@ pub struct Table {
 }
 
 /// What identifies a file's contents without reading them: which file it is, its length,
-/// and when it was last written (`mtime`) or changed in any way (`ctime`, which no program
-/// can set back, as `cp -p` does `mtime`). A write in place changes the times, a rename
-/// over the name changes the inode.
+/// and when it was last written (`mtime`) or changed in any way (`ctime`). A write in place
+/// changes the times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
     dev: u64,
@@ -450,12 +449,19 @@ impl Table {
         self.map.survives_changes()
     }
 
-    /// Why the file is no longer the one opened and checked, if it is not: written in
-    /// place, cut, replaced or removed since. Its answers may then differ from the file's,
-    /// or (read at positions) be read from bytes no checksum covered: a prober that asks
-    /// this after its lookups knows whether they can be trusted. One `stat`, no read.
+    /// Why the bytes this table reads are no longer those it checked when opened, if they
+    /// are not: a file read at positions (or mapped) that was cut or written in place since
+    /// (its length or its times changed; `ctime` too, which no program can set back, as
+    /// `cp -p` does `mtime`). Its answers may then be built on bytes no checksum covered:
+    /// a prober that asks this after its lookups knows whether they can be trusted. A copy
+    /// in memory is never changed: it answers as it was checked. One `fstat`, no read.
     pub fn changed(&self) -> Option<TableError> {
-        let now = match std::fs::metadata(&self.path) {
+        let meta = match &self.map {
+            Storage::Memory(_) => return None,
+            Storage::File(file, _) => file.metadata(),
+            Storage::Mapped(_) => std::fs::metadata(&self.path),
+        };
+        let now = match meta {
             Ok(meta) => Stamp::of(&meta),
             Err(e) => return Some(self.changed_error(format!("it can no longer be read ({e})"))),
         };

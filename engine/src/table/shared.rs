@@ -55,9 +55,10 @@ pub fn open(path: &Path, load: Load) -> Result<Arc<Table>, TableError> {
     Ok(t)
 }
 
-/// The first table open in this process whose file changed on disk since it was opened
+/// The first table open in this process whose bytes changed on disk since it was opened
 /// ([`Table::changed`]), sub-tables included: a batch of probes that asks this after its
-/// lookups, and finds nothing, read only bytes that were checked. One `stat` a table.
+/// lookups, and finds nothing, read only bytes that were checked. One `fstat` a table read
+/// at positions; none for a copy in memory.
 pub fn changed() -> Option<TableError> {
     let mut tables: Vec<Arc<Table>> = {
         let open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
