@@ -18,7 +18,11 @@
 //! every material of 5 pieces, the positions spread over them in turn. RETRO_LOAD_ROUTE
 //! `standard` asks the Lichess route (`/standard?fen=`, every field: DTM, DTZ and the
 //! category from the clock) instead of `/api/probe/TABLE`; RETRO_LOAD_POSITIONS (2,000) is
-//! how many legal positions go round.
+//! how many legal positions go round. RETRO_LOAD_SLOW (`READERS,LORIS`, none by default)
+//! first opens READERS connections that ask for the largest table file and never read it,
+//! and LORIS connections that send half a request and then a byte every few seconds, and
+//! keeps them open while the load is measured: `RETRO_LOAD_SLOW=1000,200` measures what
+//! slow clients cost everyone else.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -278,6 +282,15 @@ fn main() {
         drop(probe_conn);
         let paths = Arc::new(paths);
 
+        // Slow clients, held open until the end of the measurement.
+        let slow = match std::env::var("RETRO_LOAD_SLOW") {
+            Ok(v) => {
+                let (r, l) = v.split_once(',').expect("RETRO_LOAD_SLOW=READERS,LORIS");
+                let (r, l) = (r.trim().parse().unwrap(), l.trim().parse().unwrap());
+                slow_clients(&addr, r, l).await
+            }
+            Err(_) => Vec::new(),
+        };
         // Warm up, then measure.
         let warm = run(&addr, &paths, conns, Duration::from_secs(2), max_requests).await;
         let rss_before = rss_kib(pid).unwrap_or(0);
@@ -363,11 +376,93 @@ fn main() {
         println!(
             "  machine load avg   {load_before} before, {load_after} after (other processes included)"
         );
+        if !slow.is_empty() {
+            let open = slow_still_open(&slow).await;
+            println!(
+                "  slow clients       {} connected during the run, {} still open at its end",
+                slow.len(),
+                open
+            );
+        }
         println!("  server still up    {}", if alive { "yes" } else { "NO" });
         assert!(alive, "the server went down");
         assert_eq!(res.errors, 0, "errors under load");
     });
     drop(server);
+}
+
+/// `readers` connections asking for the largest table file without reading it, and `loris`
+/// connections sending half a request, then a header byte every 5 s (from a task).
+async fn slow_clients(addr: &str, readers: usize, loris: usize) -> Vec<Arc<TcpStream>> {
+    // This process holds every one of them: raise its descriptor limit as the server does.
+    retro::serve::listen::fit_to_descriptors(readers + loris + 256, 0);
+    let mut c = Conn::open(addr).await.expect("connect");
+    c.get("/api/tables").await.expect("the table list");
+    let head = find(&c.buf, b"\r\n\r\n").unwrap() + 4;
+    let list: serde_json::Value = serde_json::from_slice(&c.buf[head..]).unwrap();
+    let url = list["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["url"].is_string())
+        .max_by_key(|t| t["bytes"].as_u64())
+        .map(|t| t["url"].as_str().unwrap().to_string())
+        .expect("a table file to ask for");
+    let mut held = Vec::new();
+    for i in 0..readers + loris {
+        let mut s = TcpStream::connect(addr)
+            .await
+            .expect("connect a slow client");
+        if i < readers {
+            let req = format!("GET {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            s.write_all(req.as_bytes()).await.unwrap();
+        } else {
+            s.write_all(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .await
+                .unwrap();
+        }
+        held.push(Arc::new(s));
+    }
+    for s in &held[readers..] {
+        let s = s.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                if s.try_write(b"X").is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    eprintln!(
+        "serve_load: {readers} clients asked for {url} and read nothing, {loris} sent half a request"
+    );
+    held
+}
+
+/// How many of the slow connections the server has not closed: each is read to its end
+/// (what the kernel still buffers for it), which must come within 100 ms of silence.
+async fn slow_still_open(slow: &[Arc<TcpStream>]) -> usize {
+    let mut open = 0;
+    let mut buf = vec![0u8; 1 << 16];
+    for s in slow {
+        loop {
+            if tokio::time::timeout(Duration::from_millis(100), s.readable())
+                .await
+                .is_err()
+            {
+                open += 1;
+                break;
+            }
+            match s.try_read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(_) => break,
+            }
+        }
+    }
+    open
 }
 
 struct RunResult {

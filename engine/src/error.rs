@@ -55,6 +55,10 @@ pub enum TableError {
         stored: u64,
         computed: u64,
     },
+    /// The file was rewritten, cut or replaced in place after it was opened and checked:
+    /// nothing more is read from it, since its bytes are no longer the ones checked.
+    #[error("{path}: the file changed on disk after it was opened and checked; it is read again only once reopened (replace a table by renaming a new file over it)")]
+    Changed { path: PathBuf },
     /// A compressed table's block: `detail` says which and what is wrong.
     #[error("{path}: {detail}")]
     Block { path: PathBuf, detail: String },
@@ -70,9 +74,6 @@ pub enum TableError {
         /// The metric's name (`DTZ`).
         metric: String,
     },
-    /// The file changed on disk after it was opened and checked: `detail` says how.
-    #[error("{path}: changed on disk since it was opened and checked ({detail}); its answers stop here: run again to read it afresh")]
-    Changed { path: PathBuf, detail: String },
     #[error("{path}: table is for {found}, expected {expected}")]
     WrongGame {
         path: PathBuf,

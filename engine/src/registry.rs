@@ -243,25 +243,31 @@ impl Registry {
     /// Every readable table in `dir`, sorted by name; unreadable files (special files
     /// included: they are refused, never opened) are returned as errors.
     pub fn scan(&self, dir: &Path, load: Load) -> Vec<Result<Loaded, RegistryError>> {
-        use crate::table::{compressed, EXTENSION};
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        // A compressed table beside its dense twin is left to the dense one.
-                        p.extension().is_some_and(|e| e == EXTENSION)
-                            || (p.extension().is_some_and(|e| e == compressed::EXTENSION)
-                                && !p.with_extension(EXTENSION).exists())
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        paths.sort();
-        paths
+        table_files(dir)
             .into_iter()
             .map(|p| self.open_file_with(&p, load))
             .collect()
     }
+}
+
+/// The table files of `dir` that [`Registry::scan`] opens, sorted: dense ones, and
+/// compressed ones without a dense twin.
+pub fn table_files(dir: &Path) -> Vec<PathBuf> {
+    use crate::table::{compressed, EXTENSION};
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    // A compressed table beside its dense twin is left to the dense one.
+                    p.extension().is_some_and(|e| e == EXTENSION)
+                        || (p.extension().is_some_and(|e| e == compressed::EXTENSION)
+                            && !p.with_extension(EXTENSION).exists())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    paths
 }
 
 /// A game finding the values of its table's dropped section.

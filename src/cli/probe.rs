@@ -132,15 +132,11 @@ fn is_damage(e: &anyhow::Error) -> bool {
         )
 }
 
-/// A table open in this process that changed on disk since it was opened, as an error.
-fn changed_table() -> Option<anyhow::Error> {
-    retro::table::shared::changed().map(anyhow::Error::from)
-}
-
 pub fn run(a: ProbeArgs) -> Result<bool> {
     // Tables are read at positions (or copied), never mapped: a table cut or rewritten by
-    // another program while a batch runs then fails a read, or is found changed, instead
-    // of killing the process with SIGBUS.
+    // another program while a batch runs then fails the reads that follow (each checks the
+    // file unchanged since it was opened), instead of killing the process with SIGBUS or
+    // answering from the new bytes. A copy answers as it was checked.
     retro::table::set_never_map();
     if a.table == "chess" {
         // The table follows each position's material, opened on first use.
@@ -165,12 +161,7 @@ pub fn run(a: ProbeArgs) -> Result<bool> {
 /// `retro probe`: one position in words or JSON, or `-`, a batch from standard input.
 fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
     if a.position != "-" {
-        let answer = probe(&a.position);
-        // Read from bytes that changed after their check: no answer.
-        if let Some(e) = changed_table() {
-            return Err(e);
-        }
-        return match answer {
+        return match probe(&a.position) {
             Ok(p) => {
                 if a.json {
                     outln!("{}", p.json())?;
@@ -247,29 +238,32 @@ fn probe_with(a: &ProbeArgs, probe: &ProbeFn) -> Result<bool> {
     }
 }
 
-/// The answers of one block of lines. Every table read for them is then checked unchanged
-/// since it was opened: if one changed, no answer of the block is trusted (a lookup may have
-/// read the new bytes), and each line gets the error instead. With `failed` (a table error
-/// met before), no line is probed: each gets that error.
+/// The answers of one block of lines. A line refused for a table error (a damaged block,
+/// or a file changed since it was opened: every read checks) refuses every line after it
+/// in the block too, so that answers stop at one line, whatever order the lines were
+/// probed in. With `failed` (a table error met before), no line is probed: each gets that
+/// error.
 fn answer_block(
     probe: &ProbeFn,
     block: &[Line],
     failed: Option<Arc<anyhow::Error>>,
 ) -> Vec<Answer> {
-    let e = match failed {
-        Some(e) => e,
+    let (mut answers, from) = match failed {
+        Some(e) => (Vec::new(), Some((0, e))),
         None => {
-            let answers = block.par_iter().map(|l| probe_line(probe, l)).collect();
-            match changed_table() {
-                None => return answers,
-                Some(e) => Arc::new(e),
-            }
+            let answers: Vec<Answer> = block.par_iter().map(|l| probe_line(probe, l)).collect();
+            let first = answers
+                .iter()
+                .enumerate()
+                .find_map(|(k, a)| a.table_error.as_ref().map(|(_, e)| (k, e.clone())));
+            (answers, first)
         }
     };
-    block
-        .iter()
-        .map(|l| Answer::table_error(l, e.clone()))
-        .collect()
+    if let Some((k, e)) = from {
+        answers.truncate(k);
+        answers.extend(block[k..].iter().map(|l| Answer::table_error(l, e.clone())));
+    }
+    answers
 }
 
 /// What has been written of a batch.

@@ -30,6 +30,14 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = Limits::default().header_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub header_timeout: u64,
+    /// Seconds a response may wait for its client to read before the connection is closed.
+    #[arg(long, default_value_t = Limits::default().write_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub write_timeout: u64,
+    /// Connections served at once from one address (not counting the machine's own).
+    #[arg(long, default_value_t = Limits::default().max_per_client as u32,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub max_per_client: u32,
 }
 
 impl ServeArgs {
@@ -42,6 +50,8 @@ impl ServeArgs {
             limits: Limits {
                 header_timeout: Duration::from_secs(self.header_timeout),
                 max_connections: self.max_connections as usize,
+                write_timeout: Duration::from_secs(self.write_timeout),
+                max_per_client: self.max_per_client as usize,
                 ..Limits::default()
             },
         }

@@ -46,6 +46,10 @@ pub enum ApiError {
     /// no answer, and the message names the file and the block.
     #[error("{0}")]
     Damaged(crate::table::TableError),
+    /// A table's file changed on disk since it was opened: no answer from it until the
+    /// folder is looked at again (within a second) and the table reopened.
+    #[error("{0}")]
+    Changed(crate::table::TableError),
     /// A bug: the plug-in panicked on this input. Reported, never propagated.
     #[error("internal error while probing: {0}")]
     Internal(String),
@@ -55,7 +59,7 @@ impl From<crate::present::ProbeError> for ApiError {
     fn from(e: crate::present::ProbeError) -> ApiError {
         match e {
             crate::present::ProbeError::Position(p) => ApiError::Position(p),
-            crate::present::ProbeError::Table(t) => ApiError::Damaged(t),
+            crate::present::ProbeError::Table(t) => ApiError::table(t),
         }
     }
 }
@@ -73,12 +77,20 @@ impl From<crate::chess::lichess::LichessError> for ApiError {
                 crate::fixes::generate_command(&name).unwrap_or_default()
             )),
             L::SubTables(e) => ApiError::NotInTablebase(crate::fixes::explained(&e)),
-            L::Damaged(t) => ApiError::Damaged(t),
+            L::Damaged(t) => ApiError::table(t),
         }
     }
 }
 
 impl ApiError {
+    /// A table that no longer reads: changed on disk (503, try again) or damaged (500).
+    fn table(t: crate::table::TableError) -> ApiError {
+        match t {
+            crate::table::TableError::Changed { .. } => ApiError::Changed(t),
+            t => ApiError::Damaged(t),
+        }
+    }
+
     /// The status of each error: the only mapping in the server.
     pub fn status(&self) -> StatusCode {
         match self {
@@ -93,6 +105,7 @@ impl ApiError {
             | ApiError::InvalidFen(_)
             | ApiError::IllegalPosition(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) | ApiError::Damaged(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Changed(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -135,6 +148,13 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if matches!(self, ApiError::Changed(_)) {
+            // The table is opened again within a second of its change.
+            let mut res = (self.status(), Json(self.body())).into_response();
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+            return res;
+        }
         if self.is_plain_text() {
             return (
                 self.status(),

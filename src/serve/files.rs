@@ -1,10 +1,15 @@
 //! `GET /tables/<file>`: the raw table files, and nothing else.
 //!
-//! Only the file names `/api/tables` lists are served, each resolved (symbolic links
-//! followed) to a regular file inside the tables folder when the server started: no stray
-//! file, temporary file, special file or link out of the folder is reachable, whatever the
-//! name. tower-http's `ServeFile` sends the bytes (Range, `Last-Modified`); the request's
-//! validators are first brought in line with RFC 9110, where `ServeFile` is looser:
+//! Only the file names `/api/tables` lists are served: each a table's file, a regular file
+//! inside the tables folder when it was opened. What is sent is that open file, the very
+//! bytes the probes read, never what its name leads to now: a link to `/etc/passwd` put
+//! in its place later is not followed, and a file changed in place since it was opened
+//! answers 503 until the folder's next look opens it again. No stray file, temporary
+//! file, special file or link out of the folder is reachable, whatever the name.
+//!
+//! tower-http's `ServeFile` sends the bytes (Range, `Last-Modified`), from the open file
+//! (through `/proc/self/fd`); the request's validators are first brought in line with RFC
+//! 9110, where `ServeFile` is looser:
 //!
 //! - a `Range` that is not one well-formed byte range (several ranges, `500-100`, garbage)
 //!   is ignored: 200 with the whole file (§14.2), not 416;
@@ -12,10 +17,11 @@
 //!   a weak tag, another tag or another date means the whole file (§13.1.5);
 //! - `If-Modified-Since` is ignored when `If-None-Match` is present or the date is in the
 //!   future (§13.1.3);
-//! - `If-None-Match` matching the ETag (weak comparison) gives 304.
+//! - `If-None-Match` matching the ETag (weak comparison) gives 304;
+//! - `If-Match` not naming the ETag (strong comparison) gives 412 (§13.1.1).
 
-use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::os::fd::AsRawFd;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::{Path as UrlPath, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -24,17 +30,27 @@ use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use super::state::AppState;
+use crate::table::storage::Stamp;
 
 /// A strong validator from the file's size and modification time (as nginx does).
-fn etag_of(meta: &std::fs::Metadata) -> Option<HeaderValue> {
-    let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    HeaderValue::from_str(&format!(
-        "\"{:x}-{:x}{:09x}\"",
-        meta.len(),
-        mtime.as_secs(),
-        mtime.subsec_nanos()
-    ))
-    .ok()
+fn etag_of(stamp: &Stamp) -> Option<HeaderValue> {
+    let (secs, nanos) = stamp.modified;
+    HeaderValue::from_str(&format!("\"{:x}-{:x}{:09x}\"", stamp.len, secs, nanos)).ok()
+}
+
+/// The modification time of a stamp.
+fn modified(stamp: &Stamp) -> Option<SystemTime> {
+    let (secs, nanos) = stamp.modified;
+    let secs = u64::try_from(secs).ok()?;
+    Some(UNIX_EPOCH + Duration::new(secs, u32::try_from(nanos).ok()?))
+}
+
+/// Whether an `If-Match` list names `tag` (strong comparison: a weak tag never matches).
+fn any_match(list: &HeaderValue, tag: &HeaderValue) -> bool {
+    let (Ok(list), Ok(tag)) = (list.to_str(), tag.to_str()) else {
+        return false;
+    };
+    list.split(',').map(str::trim).any(|t| t == "*" || t == tag)
 }
 
 /// Whether an `If-None-Match` list names `tag` (weak comparison: `W/` is ignored).
@@ -120,26 +136,24 @@ fn not_found() -> Response {
 pub async fn table_file(
     State(state): State<AppState>,
     UrlPath(name): UrlPath<String>,
-    req: Request,
+    mut req: Request,
 ) -> Response {
-    let Some(path) = state.file(&name) else {
+    let now = state.now();
+    let Some(served) = now.tables.file(&name) else {
         return not_found();
     };
-    serve(path, req).await
-}
-
-async fn serve(path: &Path, mut req: Request) -> Response {
-    // Still a regular file? (It was when the server started; a FIFO put in its place
-    // would block the reader.)
-    let Ok(meta) = tokio::fs::metadata(path).await else {
-        return not_found();
-    };
-    if !meta.is_file() {
-        return not_found();
+    if let Err(e) = super::routes::unchanged(served) {
+        return e.into_response();
     }
-    let Some(tag) = etag_of(&meta) else {
+    let (file, stamp) = served.table.file();
+    let Some(tag) = etag_of(&stamp) else {
         return not_found();
     };
+    if let Some(im) = req.headers().get(header::IF_MATCH) {
+        if !any_match(im, &tag) {
+            return (StatusCode::PRECONDITION_FAILED, [(header::ETAG, tag)]).into_response();
+        }
+    }
     if req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -147,8 +161,11 @@ async fn serve(path: &Path, mut req: Request) -> Response {
     {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, tag)]).into_response();
     }
-    normalise(req.headers_mut(), &tag, meta.modified().ok());
-    let mut res = match ServeFile::new(path).oneshot(req).await {
+    normalise(req.headers_mut(), &tag, modified(&stamp));
+    // The open file itself: `/proc/self/fd/N` opens the file this descriptor holds, not
+    // whatever the table's name leads to now.
+    let open = format!("/proc/self/fd/{}", file.as_raw_fd());
+    let mut res = match ServeFile::new(open).oneshot(req).await {
         Ok(r) => r.into_response(),
         Err(never) => match never {},
     };

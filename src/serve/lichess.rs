@@ -2,8 +2,6 @@
 //! the chess family's ([`crate::chess::lichess`]); here they are read from the query, sent
 //! as JSON, and their errors given their status ([`ApiError`]).
 
-use std::sync::Arc;
-
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -13,26 +11,25 @@ use axum::Router;
 use serde::Serialize;
 
 use super::{ApiError, AppState};
+use crate::chess::lichess::fen;
 use crate::chess::lichess::types::TablebaseQuery;
-use crate::chess::lichess::{fen, StandIn, Tablebase, Tables};
 
 /// The routes of the Lichess API, over the chess tables of `app`.
 pub fn routes(app: AppState) -> Router {
     Router::new()
         .route("/standard", get(standard))
         .route("/standard/mainline", get(mainline))
-        .with_state(Arc::new(Tablebase::new(Arc::new(app))))
+        .with_state(app)
 }
 
-type Tb = State<Arc<Tablebase>>;
 type Q = Result<Query<TablebaseQuery>, QueryRejection>;
 
-async fn standard(State(tb): Tb, query: Q) -> Result<Response, ApiError> {
-    answer(query, |pos| Ok(tb.standard(pos)?))
+async fn standard(State(app): State<AppState>, query: Q) -> Result<Response, ApiError> {
+    answer(query, |pos| Ok(app.now().lichess.standard(pos)?))
 }
 
-async fn mainline(State(tb): Tb, query: Q) -> Result<Response, ApiError> {
-    answer(query, |pos| Ok(tb.mainline(pos)?))
+async fn mainline(State(app): State<AppState>, query: Q) -> Result<Response, ApiError> {
+    answer(query, |pos| Ok(app.now().lichess.mainline(pos)?))
 }
 
 /// Read the FEN, answer, and send the JSON; a bug in the answer is a 500, never a
@@ -65,19 +62,4 @@ fn answer<T: Serialize>(
         bytes,
     )
         .into_response())
-}
-
-/// The served tables, as the Lichess answers read them.
-impl Tables for AppState {
-    fn table(&self, name: &str) -> Option<&crate::table::Table> {
-        AppState::table(self, name).map(|s| &*s.table)
-    }
-    fn dir(&self) -> &std::path::Path {
-        AppState::dir(self)
-    }
-    /// The KBNK table, made by default, holds KBNvK.
-    fn stand_in(&self, material: &str) -> Option<StandIn<'_>> {
-        let kbnk = AppState::table(self, "kbnk").filter(|_| material == "KBNvK")?;
-        Some((&*kbnk.table, crate::kbnk::chess_value))
-    }
 }

@@ -10,8 +10,9 @@
 //! | `GET /tables/<file>` | the raw table files (Range, ETag, conditional GET), nothing outside the folder |
 //! | `GET /standard?fen=…`, `GET /standard/mainline?fen=…` | the Lichess tablebase API over the chess tables ([`lichess`]) |
 //!
-//! Tables are read once into memory and shared without locks; probing is a few memory
-//! reads, done inline on the tokio workers. Connections are bounded in number, time out
+//! Tables are opened once and shared; probing is a few reads, done inline on the tokio
+//! workers. The folder is looked at every second, and tables added, removed or changed are
+//! opened again ([`state`]). Connections are bounded in number, time out
 //! when idle or slow to send their headers, and shutdown takes a few seconds at most (see
 //! [`listen`]).
 
@@ -60,6 +61,13 @@ pub enum ServeError {
     Generate { name: String, source: GenerateError },
     #[error(transparent)]
     Registry(#[from] RegistryError),
+    #[error("{path}: {why}")]
+    Folder { path: PathBuf, why: &'static str },
+    #[error("cannot make the folder {path}: {source}")]
+    Make {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot start the server's threads: {0}")]
     Runtime(std::io::Error),
     #[error("cannot listen on {addr}: {source}")]
@@ -138,11 +146,39 @@ pub async fn shutdown_signal() {
 /// Run the server until Ctrl-C or SIGTERM; it then stops within `limits.shutdown_grace`
 /// (plus a second for the runtime), whatever the clients do.
 pub fn run(opts: &Options) -> Result<(), ServeError> {
+    let folder = |why| ServeError::Folder {
+        path: opts.tables.clone(),
+        why,
+    };
+    match std::fs::metadata(&opts.tables) {
+        Ok(m) if !m.is_dir() => {
+            return Err(folder(
+                "not a folder (--tables names the folder of the tables)",
+            ))
+        }
+        Err(_) if !opts.generate_missing => {
+            return Err(folder(
+                "no such folder (without --no-generate it is made, with the default tables)",
+            ))
+        }
+        Err(_) => {
+            std::fs::create_dir_all(&opts.tables).map_err(|source| ServeError::Make {
+                path: opts.tables.clone(),
+                source,
+            })?;
+            eprintln!(
+                "retro serve: made the folder {} for the default tables",
+                opts.tables.display()
+            );
+        }
+        Ok(_) => {}
+    }
     if opts.generate_missing {
         ensure_default_tables(&opts.tables)?;
     }
     let state = AppState::load(&opts.tables);
-    if state.is_empty() {
+    let now = state.now();
+    if now.tables.is_empty() {
         eprintln!(
             "retro serve: no tables in {} (generate some with `retro generate`)",
             opts.tables.display()
@@ -169,16 +205,24 @@ pub fn run(opts: &Options) -> Result<(), ServeError> {
         let _ = writeln!(
             out,
             "retro serve: {} table(s) from {}: {}",
-            state.len(),
+            now.tables.len(),
             opts.tables.display(),
-            state.known()
+            now.tables.known()
         );
         let _ = writeln!(
             out,
             "retro serve: listening on http://{addr}/ (Ctrl-C to stop)"
         );
         let _ = out.flush();
-        serve_on(listener, router(state), opts.limits, shutdown_signal()).await;
+        let mut limits = opts.limits;
+        let (fit, why) = listen::fit_to_descriptors(limits.max_connections, now.tables.len());
+        if let Some(why) = why {
+            eprintln!("retro serve: {why}");
+        }
+        limits.max_connections = fit;
+        drop(now);
+        tokio::spawn(state.clone().watch(limits.recheck_every));
+        serve_on(listener, router(state), limits, shutdown_signal()).await;
         Ok(())
     });
     // Connections still open after the grace period are dropped with their tasks; a file

@@ -10,7 +10,7 @@ use axum::Router;
 use super::api::ProbeQuery;
 use super::assets;
 use super::error::{guarded, ApiError};
-use super::state::{AppState, Served};
+use super::state::{AppState, Served, Snapshot};
 
 /// The longest position text accepted (a FEN is under 100 characters; the largest boards
 /// are a few hundred).
@@ -35,11 +35,11 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn tables(State(state): State<AppState>) -> Response {
-    json_bytes(StatusCode::OK, state.list_json())
+    json_bytes(StatusCode::OK, state.now().tables.list_json())
 }
 
 async fn materials(State(state): State<AppState>) -> Response {
-    json_bytes(StatusCode::OK, state.materials_json())
+    json_bytes(StatusCode::OK, state.now().tables.materials_json())
 }
 
 async fn stats(
@@ -47,14 +47,20 @@ async fn stats(
     table: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(name) = table.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let cached = served(&state, &name)?.stats.get().cloned();
-    let body = match cached {
+    let now = state.now();
+    let served = served(&now.tables, &name)?;
+    // Made from the bytes as they were opened: not to be shown once the file changed.
+    unchanged(served)?;
+    let body = match served.stats.get().cloned() {
         Some(b) => b,
         // The first request scans every record (a second for the largest tables): on a
         // blocking thread, not on the workers answering other requests.
-        None => tokio::task::spawn_blocking(move || make_stats(&state, &name))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??,
+        None => {
+            let now = now.clone();
+            tokio::task::spawn_blocking(move || make_stats(&now.tables, &name))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))??
+        }
     };
     let mut res = json_bytes(StatusCode::OK, body);
     res.headers_mut().insert(
@@ -65,16 +71,25 @@ async fn stats(
 }
 
 /// The served table `name`, or 404.
-fn served<'a>(state: &'a AppState, name: &str) -> Result<&'a Served, ApiError> {
-    state.table(name).ok_or_else(|| ApiError::UnknownTable {
+fn served<'a>(tables: &'a Snapshot, name: &str) -> Result<&'a Served, ApiError> {
+    tables.table(name).ok_or_else(|| ApiError::UnknownTable {
         name: name.to_string(),
-        known: state.known().to_string(),
+        known: tables.known().to_string(),
     })
 }
 
+/// 503 for a table whose file changed since it was opened (until the folder's next look
+/// opens it again): answers from it would no longer be from the bytes that were checked.
+pub(super) fn unchanged(served: &Served) -> Result<(), ApiError> {
+    match served.table.changed() {
+        Some(e) => Err(ApiError::Changed(e)),
+        None => Ok(()),
+    }
+}
+
 /// Make (once) and return the statistics JSON of table `name`.
-fn make_stats(state: &AppState, name: &str) -> Result<axum::body::Bytes, ApiError> {
-    let served = served(state, name)?;
+fn make_stats(tables: &Snapshot, name: &str) -> Result<axum::body::Bytes, ApiError> {
+    let served = served(tables, name)?;
     if let Some(b) = served.stats.get() {
         return Ok(b.clone());
     }
@@ -83,6 +98,8 @@ fn make_stats(state: &AppState, name: &str) -> Result<axum::body::Bytes, ApiErro
         let s = super::stats::table_stats(name, served);
         serde_json::to_vec(&s).expect("plain data serialises")
     })?;
+    // A change met while scanning is no statistics of the table.
+    unchanged(served)?;
     Ok(served.stats.get_or_init(|| made.into()).clone())
 }
 
@@ -103,16 +120,15 @@ async fn probe(
     // `_` stands for a space (no notation uses it), so FENs fit in URLs unescaped.
     let text = raw.replace('_', " ");
     let text = text.trim();
+    let now = state.now();
     // `chess`: the table follows the material on the board.
-    let name = if name == "chess" && state.table("chess").is_none() {
+    let name = if name == "chess" && now.tables.table("chess").is_none() {
         crate::chess::router::Router::table_for(text)?
     } else {
         name
     };
-    let served = state.table(&name).ok_or_else(|| ApiError::UnknownTable {
-        name: name.clone(),
-        known: state.known().to_string(),
-    })?;
+    let served = served(&now.tables, &name)?;
+    unchanged(served)?;
     // A plug-in bug must not take a connection down: report it as a 500 instead.
     let body = guarded(|| {
         served
@@ -121,7 +137,8 @@ async fn probe(
             .map(|answer| answer.json().into_bytes())
     })??;
     let mut res = json_bytes(StatusCode::OK, body);
-    // Tables never change while served: the answer for a position is stable.
+    // The answer for a position is stable while the table is (a replaced table answers
+    // anew, under a new ETag of its file).
     res.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),

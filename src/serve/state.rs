@@ -1,52 +1,181 @@
-//! What the server shares between requests: the open tables, read-only, behind an `Arc`.
-//! No lock anywhere: every table is a private copy in memory, so nothing done to the files
-//! afterwards (even overwriting one in place) changes or crashes what is served.
+//! What the server shares between requests: the open tables, read-only, behind an `Arc`,
+//! and the watch that replaces them when the folder changes.
+//!
+//! A request takes the current [`Snapshot`] and answers from it alone. Every second the
+//! folder is listed again ([`AppState::watch`]): a table added, removed, replaced or
+//! changed in place makes a new snapshot (unchanged tables are shared with the old one,
+//! not reopened), which then answers the following requests. Until then, a table whose
+//! file changed in place answers 503 rather than from bytes no longer checked: see
+//! [`Table::changed`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 use super::api::{Headline, MaterialEntry, MaterialsResponse, TableInfo, TablesResponse};
+use crate::chess::lichess::Tablebase;
 use crate::plugin::Plugin;
 use crate::present::DistanceUnit;
 use crate::registry::Loaded;
+use crate::table::storage::Stamp;
 use crate::table::{Load, Table};
 
 /// One served table.
 pub struct Served {
     pub plugin: Box<dyn Plugin>,
     pub table: Arc<Table>,
+    /// The name `GET /tables/<file>` serves it under, if its file is inside the folder.
+    pub file: Option<String>,
     /// `GET /api/tables/<name>/stats.json`, made on first request (it scans every record).
     pub stats: std::sync::OnceLock<axum::body::Bytes>,
 }
 
-/// The shared state: cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
+/// The tables served at one moment, and what is derived from them.
+pub struct Snapshot {
     dir: PathBuf,
     tables: HashMap<String, Served>,
-    /// The raw files `GET /tables/<file>` serves: file name to its resolved path inside
-    /// the folder. Nothing else is reachable.
-    files: HashMap<String, PathBuf>,
+    /// File name to table name, for `GET /tables/<file>`. Nothing else is reachable.
+    files: HashMap<String, String>,
     /// `GET /api/tables`, serialised once (cloning `Bytes` shares it).
     list_json: axum::body::Bytes,
     /// `GET /api/chess/materials`, serialised once.
     materials_json: axum::body::Bytes,
     /// Table names, sorted, for error messages.
     known: String,
+    /// What the folder held when this snapshot was made: each candidate table file and its
+    /// stamp (`None` if it could not be read). A listing that differs means a new snapshot.
+    listing: Vec<(PathBuf, Option<Stamp>)>,
+}
+
+/// A snapshot and the Lichess API's answers over it.
+pub struct Current {
+    pub tables: Arc<Snapshot>,
+    pub lichess: Tablebase,
+}
+
+/// The shared state: cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    dir: PathBuf,
+    current: Arc<RwLock<Arc<Current>>>,
+}
+
+/// The table files of `dir` and their stamps, in name order.
+fn listing(dir: &Path) -> Vec<(PathBuf, Option<Stamp>)> {
+    crate::registry::table_files(dir)
+        .into_iter()
+        .map(|p| {
+            let stamp = std::fs::metadata(&p).ok().map(|m| Stamp::of(&m));
+            (p, stamp)
+        })
+        .collect()
 }
 
 impl AppState {
     /// Serve every readable table in `dir`. Files that cannot be opened are reported on
     /// stderr and skipped; the server still starts.
     pub fn load(dir: &Path) -> AppState {
+        AppState::with(dir, Snapshot::load(dir))
+    }
+
+    /// Serve these tables; `dir` is the folder `/tables/` gives access to.
+    pub fn from_loaded(dir: &Path, loaded: Vec<Loaded>) -> AppState {
+        AppState::with(dir, Snapshot::from_loaded(dir, loaded, listing(dir)))
+    }
+
+    fn with(dir: &Path, snapshot: Snapshot) -> AppState {
+        AppState {
+            dir: dir.to_path_buf(),
+            current: Arc::new(RwLock::new(Arc::new(Current::of(snapshot)))),
+        }
+    }
+
+    /// The tables to answer a request from.
+    pub fn now(&self) -> Arc<Current> {
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// How many tables are served now.
+    pub fn len(&self) -> usize {
+        self.now().tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The names of the tables served now, in order, for messages.
+    pub fn known(&self) -> String {
+        self.now().tables.known().to_string()
+    }
+
+    /// `GET /api/tables` as it is now.
+    pub fn list_json(&self) -> axum::body::Bytes {
+        self.now().tables.list_json()
+    }
+
+    /// If the folder's table files are not what the current snapshot was made from, make
+    /// a new one and serve it from now on; true if it did. Blocking: it opens tables.
+    pub fn refresh(&self) -> bool {
+        let now = self.now();
+        let seen = listing(&self.dir);
+        if seen == now.tables.listing {
+            return false;
+        }
+        eprintln!(
+            "retro serve: the tables in {} changed; opening them again",
+            self.dir.display()
+        );
+        let fresh = Snapshot::load(&self.dir);
+        eprintln!(
+            "retro serve: {} table(s) from {}: {}",
+            fresh.len(),
+            self.dir.display(),
+            fresh.known()
+        );
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(Current::of(fresh));
+        true
+    }
+
+    /// Look for changes every `every`, for as long as the runtime runs.
+    pub async fn watch(self, every: Duration) {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let state = self.clone();
+            // Listing and opening tables are file-system work: off the request workers.
+            let _ = tokio::task::spawn_blocking(move || state.refresh()).await;
+        }
+    }
+}
+
+impl Current {
+    fn of(snapshot: Snapshot) -> Current {
+        let tables = Arc::new(snapshot);
+        Current {
+            lichess: Tablebase::new(tables.clone()),
+            tables,
+        }
+    }
+}
+
+impl Snapshot {
+    fn load(dir: &Path) -> Snapshot {
         // The server holds every table, and each chess table opens its sub-tables: none
         // may be mapped, or a table rewritten in place could kill the server (SIGBUS).
         crate::table::set_never_map();
+        // Listed first: a file changing while the tables are opened makes the next look
+        // see a difference, never miss one.
+        let seen = listing(dir);
         let mut loaded = Vec::new();
         for r in crate::GAMES.scan(dir, Load::Safe) {
             match r {
@@ -57,20 +186,24 @@ impl AppState {
                 ),
             }
         }
-        AppState::from_loaded(dir, loaded)
+        Snapshot::from_loaded(dir, loaded, seen)
     }
 
-    /// Serve these tables; `dir` is the folder `/tables/` gives access to.
-    pub fn from_loaded(dir: &Path, loaded: Vec<Loaded>) -> AppState {
+    fn from_loaded(
+        dir: &Path,
+        loaded: Vec<Loaded>,
+        listing: Vec<(PathBuf, Option<Stamp>)>,
+    ) -> Snapshot {
         let mut infos = Vec::new();
         let mut tables = HashMap::new();
         let mut files = HashMap::new();
         let root = dir.canonicalize().ok();
-        for Loaded { plugin, table } in loaded {
+        for Loaded { plugin, table } in one_per_name(loaded) {
             let mut info = table_info(&*plugin, &table);
-            match downloadable(root.as_deref(), table.path()) {
-                Some((name, path)) => {
-                    files.insert(name, path);
+            let file = downloadable(root.as_deref(), table.path());
+            match &file {
+                Some(f) => {
+                    files.insert(f.clone(), info.name.clone());
                 }
                 None => {
                     eprintln!(
@@ -86,6 +219,7 @@ impl AppState {
                 Served {
                     plugin,
                     table,
+                    file,
                     stats: std::sync::OnceLock::new(),
                 },
             );
@@ -100,54 +234,98 @@ impl AppState {
         let materials_json = materials_json(&tables);
         let list_json =
             serde_json::to_vec(&TablesResponse { tables: infos }).expect("plain data serialises");
-        AppState {
-            inner: Arc::new(Inner {
-                dir: dir.to_path_buf(),
-                tables,
-                files,
-                list_json: list_json.into(),
-                materials_json,
-                known: if known.is_empty() {
-                    "none".into()
-                } else {
-                    known
-                },
-            }),
+        Snapshot {
+            dir: dir.to_path_buf(),
+            tables,
+            files,
+            list_json: list_json.into(),
+            materials_json,
+            known: if known.is_empty() {
+                "none".into()
+            } else {
+                known
+            },
+            listing,
         }
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.inner.dir
-    }
-
-    /// The resolved path of a raw table file `GET /tables/<name>` may serve.
-    pub fn file(&self, name: &str) -> Option<&Path> {
-        self.inner.files.get(name).map(PathBuf::as_path)
+    /// The served table a raw file name `GET /tables/<name>` may send.
+    pub fn file(&self, name: &str) -> Option<&Served> {
+        self.tables.get(self.files.get(name)?)
     }
 
     pub fn table(&self, name: &str) -> Option<&Served> {
-        self.inner.tables.get(name)
+        self.tables.get(name)
     }
 
     pub fn known(&self) -> &str {
-        &self.inner.known
+        &self.known
     }
 
     pub fn list_json(&self) -> axum::body::Bytes {
-        self.inner.list_json.clone()
+        self.list_json.clone()
     }
 
     pub fn materials_json(&self) -> axum::body::Bytes {
-        self.inner.materials_json.clone()
+        self.materials_json.clone()
     }
 
     pub fn len(&self) -> usize {
-        self.inner.tables.len()
+        self.tables.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.inner.tables.is_empty()
+        self.tables.is_empty()
     }
+}
+
+/// The served tables, as the Lichess answers read them.
+impl crate::chess::lichess::Tables for Snapshot {
+    fn table(&self, name: &str) -> Option<&Table> {
+        Snapshot::table(self, name).map(|s| &*s.table)
+    }
+    fn dir(&self) -> &Path {
+        &self.dir
+    }
+    /// The KBNK table, made by default, holds KBNvK.
+    fn stand_in(&self, material: &str) -> Option<crate::chess::lichess::StandIn<'_>> {
+        let kbnk = Snapshot::table(self, "kbnk").filter(|_| material == "KBNvK")?;
+        Some((&*kbnk.table, crate::kbnk::chess_value))
+    }
+}
+
+/// One table for each name, when several files hold the same table (a copy under another
+/// name, a compressed twin, a link): the file named after the table first, a dense file
+/// before a compressed one, then the first file name in order. The others are reported.
+fn one_per_name(loaded: Vec<Loaded>) -> Vec<Loaded> {
+    let rank = |l: &Loaded| {
+        let file = l.table.path().file_name().unwrap_or_default();
+        let file = file.to_string_lossy().into_owned();
+        let own = file.strip_suffix(&format!(".{}", crate::table::EXTENSION))
+            == Some(&l.plugin.name())
+            || file.strip_suffix(&format!(".{}", crate::table::compressed::EXTENSION))
+                == Some(&l.plugin.name());
+        (!own, l.table.is_compressed(), file)
+    };
+    let mut by_name: BTreeMap<String, Vec<Loaded>> = BTreeMap::new();
+    for l in loaded {
+        by_name.entry(l.plugin.name()).or_default().push(l);
+    }
+    let mut out = Vec::new();
+    for (name, mut all) in by_name {
+        all.sort_by_cached_key(|l| rank(l));
+        let mut all = all.into_iter();
+        let Some(first) = all.next() else { continue };
+        for other in all {
+            eprintln!(
+                "retro serve: {} also holds table {name}: serving {} (a file named after its table first, dense before compressed, then by file name)",
+                other.table.path().display(),
+                first.table.path().display()
+            );
+        }
+        out.push(first);
+    }
+    out
 }
 
 /// `GET /api/chess/materials`: every chess material of a whole set (up to 5 pieces), then
@@ -181,12 +359,13 @@ fn materials_json(tables: &HashMap<String, Served>) -> axum::body::Bytes {
         .into()
 }
 
-/// The file name and resolved path of a table file, if it is a regular file directly inside
-/// the folder `root` (already resolved) once symbolic links are followed.
-fn downloadable(root: Option<&Path>, path: &Path) -> Option<(String, PathBuf)> {
+/// The file name of a table file, if it is a regular file directly inside the folder
+/// `root` (already resolved) once symbolic links are followed. (What is sent is the file
+/// opened, whatever the name leads to later: see `super::files`.)
+fn downloadable(root: Option<&Path>, path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?.to_string();
     let real = path.canonicalize().ok()?;
-    (real.parent() == root && real.is_file()).then_some((name, real))
+    (real.parent() == root && real.is_file()).then_some(name)
 }
 
 fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {

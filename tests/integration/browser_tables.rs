@@ -254,7 +254,8 @@ pub(super) async fn tables_and_picker(c: &Client) -> Result<(), CmdError> {
     let unit = |n: u16| if n == 1 { "move" } else { "moves" };
     let mut longest_table = (0u16, String::new());
     for name in names.iter().filter(|n| !n.starts_with("mnk-")) {
-        let served = state.table(name).unwrap();
+        let now = state.now();
+        let served = now.tables.table(name).unwrap();
         let stats = retro::summary::stats(served.table.header(), served.plugin.distance_unit());
         let longest = stats.iter().filter_map(|s| s.longest.map(|l| l.0)).max();
         let row = js(
@@ -299,7 +300,8 @@ pub(super) async fn tables_and_picker(c: &Client) -> Result<(), CmdError> {
     let png = c.screenshot().await?;
     std::fs::write(target_dir().join("browser-tables.png"), png).unwrap();
     // "longest" opens that table's longest position on the board.
-    let stats = retro::serve::stats::table_stats("KRvKP", state.table("KRvKP").unwrap());
+    let stats =
+        retro::serve::stats::table_stats("KRvKP", state.now().tables.table("KRvKP").unwrap());
     let want = stats
         .sections
         .iter()

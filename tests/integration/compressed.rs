@@ -458,7 +458,7 @@ fn the_server_serves_compressed_tables() {
         .all(|t| t["compressed"] == false));
     // Its statistics page: the same figures and longest positions, and intact blocks.
     let stats = |s: &retro::serve::AppState| {
-        let t = retro::serve::stats::table_stats("KQvKR", s.table("KQvKR").unwrap());
+        let t = retro::serve::stats::table_stats("KQvKR", s.now().tables.table("KQvKR").unwrap());
         let mut j = serde_json::to_value(t).unwrap();
         j["bytes"] = serde_json::Value::Null;
         j
@@ -471,7 +471,8 @@ fn the_server_serves_compressed_tables() {
         "8/8/8/8/8/2k5/8/KQ5r b - - 0 1",
     ] {
         let answer = |s: &retro::serve::AppState| {
-            let t = s.table("KQvKR").unwrap();
+            let now = s.now();
+            let t = now.tables.table("KQvKR").unwrap();
             t.plugin.probe(&t.table, fen).unwrap().json()
         };
         assert_eq!(answer(&small), answer(&dense), "{fen}");

@@ -23,6 +23,7 @@ mod distributed;
 mod gomoku_cli;
 mod gomoku_vs_mnk;
 mod hostile_cli;
+mod hostile_serve;
 mod kbnk_facts;
 mod kbnk_movegen;
 mod lichess_api;

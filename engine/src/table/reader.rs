@@ -36,33 +36,6 @@ pub struct Table {
     completed: OnceLock<Vec<u8>>,
     /// The first damaged block a lookup met since the table was opened.
     damage: Mutex<Option<String>>,
-    /// The file as it was when opened and checked, to tell whether it changed since.
-    stamp: Stamp,
-}
-
-/// What identifies a file's contents without reading them: which file it is, its length,
-/// and when it was last written (`mtime`) or changed in any way (`ctime`). A write in place
-/// changes the times.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-impl Stamp {
-    fn of(meta: &std::fs::Metadata) -> Stamp {
-        use std::os::unix::fs::MetadataExt;
-        Stamp {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            len: meta.len(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        }
-    }
 }
 
 impl std::fmt::Debug for Table {
@@ -130,6 +103,21 @@ pub fn written_in_older_format(path: &Path) -> bool {
     read.is_ok() && head[..8] == MAGIC && (1..VERSION).contains(&LE::read_u32(&head[8..12]))
 }
 
+/// The error of a failed read of the table at `path`: [`TableError::Changed`] if the file
+/// changed since it was opened.
+fn read_error(path: &Path, source: std::io::Error) -> TableError {
+    if super::storage::is_changed(&source) {
+        TableError::Changed {
+            path: path.to_path_buf(),
+        }
+    } else {
+        TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
 /// The header `h` (ending with its checksum) must hash to that checksum.
 pub(super) fn check_header_sum(path: &Path, h: &[u8]) -> Result<(), TableError> {
     let n = h.len();
@@ -160,13 +148,10 @@ impl Table {
             return Ok(t);
         }
         for s in &t.header.sections {
-            let computed =
-                t.map
-                    .checksum(s.offset, s.byte_len())
-                    .map_err(|source| TableError::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    })?;
+            let computed = t
+                .map
+                .checksum(s.offset, s.byte_len())
+                .map_err(|source| read_error(path, source))?;
             if computed != s.checksum {
                 return Err(TableError::Checksum {
                     path: path.to_path_buf(),
@@ -206,7 +191,7 @@ impl Table {
 
     fn open_in(path: &Path, load: Load, budget: Arc<CacheBudget>) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
-        let io = |source| TableError::Io { path: p(), source };
+        let io = |source| read_error(path, source);
         // Look before opening: opening a named pipe for reading blocks until a writer comes.
         let meta = std::fs::metadata(path).map_err(io)?;
         if !meta.is_file() {
@@ -224,15 +209,14 @@ impl Table {
                 kind: crate::input::kind_of(&meta),
             });
         }
-        let stamp = Stamp::of(&meta);
         let map = if load == Load::Positioned {
-            Ok(Storage::positioned(file, meta.len()))
+            Ok(Storage::positioned(file, &meta))
         } else if meta.len() <= IN_MEMORY_MAX {
-            Storage::read(&file, meta.len())
+            Storage::read(file, &meta)
         } else if load == Load::Safe || never_map() {
-            Ok(Storage::positioned(file, meta.len()))
+            Ok(Storage::positioned(file, &meta))
         } else {
-            Storage::map(&file)
+            Storage::map(file, &meta)
         }
         .map_err(io)?;
         let len = map.len();
@@ -263,7 +247,6 @@ impl Table {
                 completion: OnceLock::new(),
                 completed: OnceLock::new(),
                 damage: Mutex::new(None),
-                stamp,
             });
         }
         let version = LE::read_u32(&head[8..12]);
@@ -364,7 +347,6 @@ impl Table {
             completion: OnceLock::new(),
             completed: OnceLock::new(),
             damage: Mutex::new(None),
-            stamp,
         })
     }
 
@@ -447,42 +429,6 @@ impl Table {
     /// copy in memory or read at positions (not a map of the file).
     pub fn survives_changes(&self) -> bool {
         self.map.survives_changes()
-    }
-
-    /// Why the bytes this table reads are no longer those it checked when opened, if they
-    /// are not: a file read at positions (or mapped) that was cut or written in place since
-    /// (its length or its times changed; `ctime` too, which no program can set back, as
-    /// `cp -p` does `mtime`). Its answers may then be built on bytes no checksum covered:
-    /// a prober that asks this after its lookups knows whether they can be trusted. A copy
-    /// in memory is never changed: it answers as it was checked. One `fstat`, no read.
-    pub fn changed(&self) -> Option<TableError> {
-        let meta = match &self.map {
-            Storage::Memory(_) => return None,
-            Storage::File(file, _) => file.metadata(),
-            Storage::Mapped(_) => std::fs::metadata(&self.path),
-        };
-        let now = match meta {
-            Ok(meta) => Stamp::of(&meta),
-            Err(e) => return Some(self.changed_error(format!("it can no longer be read ({e})"))),
-        };
-        let was = self.stamp;
-        let detail = if (now.dev, now.ino) != (was.dev, was.ino) {
-            "another file was put in its place".to_string()
-        } else if now.len != was.len {
-            format!("its length went from {} to {} bytes", was.len, now.len)
-        } else if now != was {
-            "it was written to".to_string()
-        } else {
-            return None;
-        };
-        Some(self.changed_error(detail))
-    }
-
-    fn changed_error(&self, detail: String) -> TableError {
-        TableError::Changed {
-            path: self.path.clone(),
-            detail,
-        }
     }
 
     /// Every record of section `s`, as `[value, move]` pairs (read into memory if the file
@@ -587,12 +533,33 @@ impl Table {
     /// Record damage met by a lookup: for the probe watching this thread, and for
     /// [`Table::damage`].
     fn damaged(&self, detail: String) {
+        // A block of a file changed since it was opened is not damage to the table that
+        // was checked: the file must be opened again.
+        if let Some(e) = self.changed() {
+            super::damage::report(e);
+            return;
+        }
         let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
         first.get_or_insert_with(|| detail.clone());
         super::damage::report(TableError::Block {
             path: self.path.clone(),
             detail,
         });
+    }
+
+    /// [`TableError::Changed`] if the file was written, cut or replaced in place since it
+    /// was opened (one `fstat`). A copy in memory still answers as the file was; a file
+    /// read at positions no longer answers at all.
+    pub fn changed(&self) -> Option<TableError> {
+        self.map.check().err().map(|_| TableError::Changed {
+            path: self.path.clone(),
+        })
+    }
+
+    /// The open file and what it was when opened: whatever the table's name leads to now,
+    /// these are its bytes (`retro serve` sends downloads from it).
+    pub fn file(&self) -> (&File, super::storage::Stamp) {
+        (self.map.file(), self.map.stamp())
     }
 
     /// The first damaged block any lookup met in this table, or in the tables its game
@@ -757,17 +724,15 @@ impl Table {
             let (first, offset) = self.starts[k];
             if index >= first {
                 let at = offset + (index - first) * 2;
-                if index >= self.size {
-                    return (0, 0);
-                }
                 return match self.map.pair(at) {
-                    Some(r) => (r[0], r[1]),
-                    None => {
-                        // The shape was checked at open, so only a file read at positions
-                        // that shrank since fails here: an error for the probe, not a value.
-                        super::damage::report(self.changed().unwrap_or_else(|| {
-                            self.changed_error(format!("record {index} cannot be read"))
-                        }));
+                    Ok(r) if index < self.size => (r[0], r[1]),
+                    Ok(_) => (0, 0),
+                    Err(e) => {
+                        // No value from a file that changed under the reader: the probe
+                        // watching this thread fails (see `super::damage`).
+                        if index < self.size {
+                            super::damage::report(read_error(&self.path, e));
+                        }
                         (0, 0)
                     }
                 };
@@ -824,33 +789,24 @@ mod tests {
         assert_eq!(t.record(records - 1), (0, 0));
         assert_eq!(t.checksum_status(), ChecksumStatus::Ok);
         assert!(t.changed().is_none());
-        // A byte of the last record changes in place: the checksum sees it, and so does
-        // the file's state, without reading it.
+        // A byte of the last record changes in place: no read of it is answered, and a
+        // probe reading it fails, naming the change.
         let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         use std::os::unix::fs::FileExt;
         let last = t.file_len() - 1;
         f.write_all_at(&[9], last).unwrap();
-        assert_eq!(t.record(records - 1), (0, 9));
+        let changed = |e: TableError| matches!(e, TableError::Changed { .. });
+        assert!(t.changed().is_some_and(changed));
+        let read = super::super::damage::watch(|| t.record(records - 1));
+        assert!(read.is_err_and(changed));
         assert_eq!(
             t.checksum_status(),
             ChecksumStatus::Mismatch(vec!["all".into()])
         );
-        let said = t.changed().expect("written in place").to_string();
-        assert!(said.contains("it was written to"), "{said}");
-        // Cut in place: reads beyond the new end answer "illegal", no signal, and the
-        // probe watching them gets an error naming the change.
+        // Cut in place: reads beyond the new end fail the same way, with no signal.
         f.set_len(t.file_len() / 2).unwrap();
-        let e = crate::table::damage::watch(|| t.record(records - 1)).unwrap_err();
-        assert!(
-            e.to_string().contains(&format!(
-                "its length went from {} to {} bytes",
-                t.file_len(),
-                t.file_len() / 2
-            )),
-            "{e}"
-        );
-        assert_eq!(t.record(records - 1), (0, 0));
-        assert_eq!(t.record(0), (0, 0));
+        assert!(super::super::damage::watch(|| t.record(records - 1)).is_err_and(changed));
+        assert!(super::super::damage::watch(|| t.record(0)).is_err_and(changed));
         assert!(matches!(t.checksum_status(), ChecksumStatus::Mismatch(_)));
     }
 }

@@ -2,18 +2,18 @@
 //! others, and `retro serve` opens every table of a folder plus each one's sub-tables, so
 //! without sharing a 5-piece set would hold each 4-piece table a dozen times.
 //!
-//! The key is the file's identity and state (device, inode, length, modification time)
+//! The key is the file's identity and state (its [`Stamp`]: device, inode, length, times)
 //! and how its bytes are held, so a file replaced or rewritten since is opened afresh.
 //! Entries are weak: a table no longer used by anyone is freed.
 
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
 
+use super::storage::Stamp;
 use super::{Load, Table, TableError};
 
-type Key = (u64, u64, u64, i64, i64, Load);
+type Key = (Stamp, Load);
 
 static OPEN: Mutex<Option<HashMap<Key, Weak<Table>>>> = Mutex::new(None);
 
@@ -29,14 +29,7 @@ pub fn open(path: &Path, load: Load) -> Result<Arc<Table>, TableError> {
         // Let the real open name the problem.
         return Table::open_with(path, load).map(Arc::new);
     };
-    let key = (
-        meta.dev(),
-        meta.ino(),
-        meta.len(),
-        meta.mtime(),
-        meta.mtime_nsec(),
-        load,
-    );
+    let key = (Stamp::of(&meta), load);
     let cached = {
         let open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
         open.as_ref()
@@ -53,23 +46,6 @@ pub fn open(path: &Path, load: Load) -> Result<Arc<Table>, TableError> {
     map.retain(|_, w| w.strong_count() > 0);
     map.insert(key, Arc::downgrade(&t));
     Ok(t)
-}
-
-/// The first table open in this process whose bytes changed on disk since it was opened
-/// ([`Table::changed`]), sub-tables included: a batch of probes that asks this after its
-/// lookups, and finds nothing, read only bytes that were checked. One `fstat` a table read
-/// at positions; none for a copy in memory.
-pub fn changed() -> Option<TableError> {
-    let mut tables: Vec<Arc<Table>> = {
-        let open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
-        open.iter()
-            .flat_map(|m| m.values())
-            .filter_map(Weak::upgrade)
-            .collect()
-    };
-    // The same one named each time.
-    tables.sort_by(|a, b| a.path().cmp(b.path()));
-    tables.iter().find_map(|t| t.changed())
 }
 
 #[cfg(test)]
