@@ -533,14 +533,17 @@ impl Table {
     /// Record damage met by a lookup: for the probe watching this thread, and for
     /// [`Table::damage`].
     fn damaged(&self, detail: String) {
+        // Kept for [`Table::damage`] whatever the cause: a solver reading this table on
+        // many threads (which the probe's watch does not follow) asks it before it writes.
+        let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| detail.clone());
+        drop(first);
         // A block of a file changed since it was opened is not damage to the table that
         // was checked: the file must be opened again.
         if let Some(e) = self.changed() {
             super::damage::report(e);
             return;
         }
-        let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert_with(|| detail.clone());
         super::damage::report(TableError::Block {
             path: self.path.clone(),
             detail,
