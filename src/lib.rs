@@ -9,8 +9,8 @@
 
 pub use retro_chess as chess;
 pub use retro_engine::{
-    disk, error, game, generate, memory, plugin, present, probe, progress, rebuild, registry,
-    selftest, solve, summary, table, verify,
+    atomic, disk, error, game, generate, input, memory, plugin, present, probe, progress, rebuild,
+    registry, selftest, solve, summary, table, verify,
 };
 pub use retro_gomoku as gomoku;
 pub use retro_kbnk as kbnk;

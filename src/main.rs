@@ -1,8 +1,10 @@
 //! The `retro` command line: parse, call the library, map errors to exit codes.
 //!
-//! Exit codes: 0 success; 1 a check that ran and failed (`verify` found mismatches, a batch
-//! probe had bad lines, a strategy graph is not valid); 2 an error (bad input, missing or
-//! damaged table, I/O).
+//! Exit codes, for every command alike (`cli::output::report` maps a command's result to
+//! them): 0 success; 1 a check that ran and failed (`verify` found mismatches, a batch
+//! probe had bad lines, a strategy graph is not valid); 2 an error (bad input such as a
+//! refused position, in words or in JSON alike; a bad flag; a missing, damaged or changed
+//! table; I/O).
 
 #[macro_use]
 mod cli;

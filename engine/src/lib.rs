@@ -4,14 +4,16 @@
 //! ([`registry`]). It depends on no game: each family is its own crate under `games/`,
 //! on this one, and the program (`retro`) lists them.
 //!
-//! Layers, each importing only those before it: [`error`], [`progress`], [`memory`] and
-//! [`disk`]; [`game`]; [`table`] and [`solve`]; [`probe`], [`present`], [`generate`],
+//! Layers, each importing only those before it: [`error`], [`progress`], [`memory`],
+//! [`disk`], [`input`] and [`atomic`]; [`game`]; [`table`] and [`solve`]; [`probe`], [`present`], [`generate`],
 //! [`rebuild`], [`summary`], [`selftest`], [`verify`]; [`plugin`] and [`registry`].
 
+pub mod atomic;
 pub mod disk;
 pub mod error;
 pub mod game;
 pub mod generate;
+pub mod input;
 pub mod memory;
 pub mod plugin;
 pub mod present;

@@ -14,6 +14,9 @@ use retro::table::compressed;
 
 use crate::cli;
 
+/// The most cells of a k-in-a-row board: the longest side a flag may give.
+const MNK_CELLS: u32 = 20;
+
 #[derive(Args)]
 pub struct GenerateArgs {
     /// A table's name (`kbnk`, `mnk-4x3-3`, `KQvKR`, `KQvKR.dtz`), or a game: `mnk` with
@@ -26,16 +29,17 @@ pub struct GenerateArgs {
     pub material: Option<String>,
     /// Chess: every table with up to N pieces (3, 4 or 5), pawns included. Tables already
     /// present and intact are skipped, so an interrupted run resumes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = cli::plan::set_pieces)]
     pub all: Option<usize>,
-    /// Board width (mnk).
-    #[arg(long)]
+    /// Board width (mnk), 1 to 20 (the board has at most 20 cells).
+    #[arg(long, value_parser = cli::whole(1u32, MNK_CELLS))]
     pub width: Option<u32>,
-    /// Board height (mnk).
-    #[arg(long)]
+    /// Board height (mnk), 1 to 20.
+    #[arg(long, value_parser = cli::whole(1u32, MNK_CELLS))]
     pub height: Option<u32>,
-    /// Stones in a row needed to win (mnk).
-    #[arg(long)]
+    /// Stones in a row needed to win (mnk), 2 to the board's longer side. (1 passes the
+    /// parser, to be refused in the board's own words.)
+    #[arg(long, value_parser = cli::whole(1u32, MNK_CELLS))]
     pub k: Option<u32>,
     /// Output folder.
     #[arg(long, default_value = "tables")]

@@ -14,7 +14,7 @@ use retro::gomoku::validate::strategy::Strategy;
 use retro::gomoku::validate::{validate_with, Options};
 use retro::progress::{Bar, Progress, Silent};
 
-use super::gomoku_args::{with_threads, LimitArgs};
+use super::gomoku_args::{with_threads, LimitArgs, MAX_BLACK_MOVES, STRATEGY_MAX};
 use super::gomoku_prove::ProofArgs;
 
 /// Arguments of `retro gomoku validate`.
@@ -28,11 +28,12 @@ pub struct ValidateArgs {
     pub rules: Option<super::gomoku_args::RulesArg>,
     #[command(flatten)]
     pub limit: LimitArgs,
-    /// Largest number of black moves the continuous-threat (VCT) search tries.
-    #[arg(long, default_value_t = SearchConfig::default().vct_depth)]
+    /// Largest number of black moves the continuous-threat (VCT) search tries, 1 to 128
+    /// (every black move of the largest board).
+    #[arg(long, default_value_t = SearchConfig::default().vct_depth, value_parser = super::whole(1u32, MAX_BLACK_MOVES))]
     pub vct_depth: u32,
     /// Search nodes per position before giving up ("not proven").
-    #[arg(long, default_value_t = SearchConfig::default().node_limit)]
+    #[arg(long, default_value_t = SearchConfig::default().node_limit, value_parser = super::whole(1, super::MAX_NODES))]
     pub node_limit: u64,
     /// Do not use threats of a VCF (only fours and threes).
     #[arg(long)]
@@ -60,7 +61,7 @@ pub struct ValidateArgs {
     /// the time to refuse a broken graph (about 3.5 s a hole on an idle core); a count, so
     /// the verdict does not depend on the machine's load. The published strategy's
     /// hardest hole takes 7.9 million.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_FIRST_HOLE_NODES)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FIRST_HOLE_NODES, value_parser = super::whole(1, super::MAX_NODES))]
     pub first_hole_nodes: u64,
     /// Total seconds the proof search may spend over the whole run, all holes and threads
     /// together (each hole gets at most --time-limit of it). Once it is spent, holes are
@@ -79,8 +80,8 @@ pub struct ValidateArgs {
 /// has a hole (details printed); `Err`: the file could not be read or parsed, or the
 /// repaired strategy could not be written.
 pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read strategy file {}", args.file.display()))?;
+    let text = retro::input::read_text(&args.file, "a strategy file", STRATEGY_MAX)
+        .context("cannot read the strategy file")?;
     let strategy = Strategy::from_json(&text)
         .with_context(|| format!("cannot parse strategy file {}", args.file.display()))?;
     let rules = (args.rules.map(Rules::from))
@@ -130,7 +131,7 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
     if let Some(out) = &args.repair {
         let s = completed(&strategy, &report.repairs, limit.black_moves)?;
         let text = serde_json::to_string_pretty(&s.to_project_json())?;
-        std::fs::write(out, text + "\n")
+        retro::atomic::write(out, (text + "\n").as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
         outln!(
             "completed strategy ({} sub-strategies added) written to {}",

@@ -4,8 +4,20 @@
 
 use anyhow::Context;
 
-use retro::gomoku::rules::board::{Board, Rules};
+/// The most stones a board holds (16 by 16, the largest).
+pub const MAX_STONES: u32 = MAX_CELLS as u32;
+/// The most black moves on a board: black plays every other stone, first.
+pub const MAX_BLACK_MOVES: u32 = MAX_STONES.div_ceil(2);
+
+/// The largest strategy file read: the published one is 0.4 MB, and a strategy grown by
+/// `solve` to its default 2 million graph nodes is some 200 MB.
+pub const STRATEGY_MAX: u64 = 256 << 20;
+/// The largest checkpoint read: 2 million graph nodes (the default limit) take some 1 GB.
+pub const CHECKPOINT_MAX: u64 = 4 << 30;
+
+use retro::gomoku::rules::board::{Board, Rules, MAX_CELLS};
 use retro::gomoku::rules::limit::MoveLimit;
+use retro::gomoku::rules::lines::MAX_LINE;
 use retro::gomoku::rules::position::Position;
 
 /// The move-limit options shared by `prove`, `solve` and `validate`.
@@ -14,10 +26,10 @@ pub struct LimitArgs {
     /// Black's five must come on or before this stone (stones counted from the first move;
     /// black's move m is stone 2m - 1). Default: the strategy file's limit (validate), else
     /// 35 (the seed's claim: black's 18th move).
-    #[arg(long, conflicts_with = "max_black_moves")]
+    #[arg(long, conflicts_with = "max_black_moves", value_parser = super::whole(1, MAX_STONES))]
     pub max_stones: Option<u32>,
     /// The same limit in black moves (black's five on or before black's move N).
-    #[arg(long, alias = "max-moves")]
+    #[arg(long, alias = "max-moves", value_parser = super::whole(1, MAX_BLACK_MOVES))]
     pub max_black_moves: Option<u32>,
 }
 
@@ -41,8 +53,8 @@ pub struct PositionArgs {
     /// Rules: standard (exactly five wins) or freestyle (five or more).
     #[arg(long, value_enum, default_value_t = RulesArg::Standard)]
     pub rules: RulesArg,
-    /// Stones in a row needed to win.
-    #[arg(long, default_value_t = 5)]
+    /// Stones in a row needed to win, 2 to 16 (the longest line of a board).
+    #[arg(long, default_value_t = 5, value_parser = super::whole(2, MAX_LINE))]
     pub k: usize,
     #[command(flatten)]
     pub limit: LimitArgs,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use retro::gomoku::rules::board::{Board, Color, Rules};
+use retro::gomoku::rules::board::{Board, Color, Rules, MAX_CELLS};
 use retro::gomoku::rules::limit::MoveLimit;
 use retro::gomoku::search::pns::{prove, ProofResult, ProveConfig};
 use retro::gomoku::search::threat::SearchConfig;
@@ -20,16 +20,17 @@ use super::gomoku_args::{tries_line, PositionArgs};
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProofArgs {
     /// Proof-tree nodes before giving up.
-    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).node_limit)]
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).node_limit, value_parser = super::whole(1, super::MAX_TREE_NODES))]
     pub tree_nodes: usize,
     /// Seconds before giving up, per position.
     #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64(), value_parser = super::seconds)]
     pub time_limit: f64,
-    /// Quiet black moves tried per black node (blocks of white threes come on top).
-    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).width)]
+    /// Quiet black moves tried per black node (blocks of white threes come on top), 0 to
+    /// 256 (every cell).
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).width, value_parser = super::whole(0, MAX_CELLS))]
     pub width: usize,
     /// Nodes of each threat search inside the proof search.
-    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).threat.node_limit)]
+    #[arg(long, default_value_t = ProveConfig::new(Rules::Standard, 0).threat.node_limit, value_parser = super::whole(1, super::MAX_NODES))]
     pub leaf_nodes: u64,
 }
 
@@ -103,7 +104,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<bool> {
     outln!("strategy: {first}; {bm} black moves, {wr} listed white replies, {lv} integer leaves")?;
     if let Some(out) = &args.out {
         let text = serde_json::to_string_pretty(&s.to_project_json())?;
-        std::fs::write(out, text + "\n")
+        retro::atomic::write(out, (text + "\n").as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
         outln!("written to {}", out.display())?;
     }

@@ -8,12 +8,20 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
-use retro::gomoku::rules::board::Rules;
-use retro::gomoku::search::checkpoint::{write_atomic, CheckpointError};
+use retro::gomoku::rules::board::{Rules, MAX_CELLS};
+use retro::gomoku::search::checkpoint::CheckpointError;
 use retro::gomoku::search::solve::{SolveConfig, Solver, Status, Stop};
 use retro::gomoku::validate::{validate, Options};
+use retro::input::InputError;
 
-use super::gomoku_args::{tries_line, with_threads, PositionArgs};
+use super::gomoku_args::{tries_line, with_threads, PositionArgs, CHECKPOINT_MAX};
+
+/// The validator's threat-search nodes (`validate::Options::new`): a solve's own threat
+/// searches may not use more, or the validator would not find their proofs again.
+const VALIDATOR_NODES: u64 = 2_000_000;
+/// The largest `--depth-cost`: a proof number of cost times depth (up to 128 black
+/// moves) stays far from overflowing.
+const MAX_DEPTH_COST: u64 = 1_000_000;
 
 /// Arguments of `retro gomoku solve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -27,21 +35,22 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64(), value_parser = super::seconds)]
     pub time_limit: f64,
     /// Graph nodes before giving up.
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).node_limit)]
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).node_limit, value_parser = super::whole(1, super::MAX_TREE_NODES))]
     pub tree_nodes: usize,
-    /// Quiet black moves tried per black node (blocks of white threes come on top).
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).width)]
+    /// Quiet black moves tried per black node (blocks of white threes come on top), 0 to
+    /// 256 (every cell).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).width, value_parser = super::whole(0, MAX_CELLS))]
     pub width: usize,
-    /// Quiet black moves tried at the root (at least --width).
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).root_width)]
+    /// Quiet black moves tried at the root (at least --width), 0 to 256.
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).root_width, value_parser = super::whole(0, MAX_CELLS))]
     pub root_width: usize,
-    /// Nodes of each threat search (at most the validator's 2,000,000, which must find
-    /// the same proofs again).
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit)]
+    /// Nodes of each threat search, 1 to the validator's 2,000,000 (which must find the
+    /// same proofs again).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit, value_parser = super::whole(1, VALIDATOR_NODES))]
     pub leaf_nodes: u64,
-    /// Initial proof number added per black move below the root: favours wide shallow
-    /// proofs over deep forcing lines (ordering only, never soundness).
-    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost)]
+    /// Initial proof number added per black move below the root, 0 to 1,000,000: favours
+    /// wide shallow proofs over deep forcing lines (ordering only, never soundness).
+    #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost, value_parser = super::whole(0, MAX_DEPTH_COST))]
     pub depth_cost: u64,
     /// Seconds between checkpoints (0: none).
     #[arg(long, default_value_t = 60.0, value_parser = super::seconds)]
@@ -150,8 +159,22 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     let black_to_move = pos.black_to_move();
 
     let cp = checkpoint_path(&args.out);
-    let mut solver = match std::fs::read(&cp) {
-        Ok(bytes) if !args.fresh => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
+    // Only a checkpoint that is not there at all means a new search; one that cannot be
+    // read is an error, not something to overwrite.
+    let saved = if args.fresh {
+        None
+    } else {
+        match retro::input::read(&cp, "a checkpoint", CHECKPOINT_MAX) {
+            Ok(bytes) => Some(bytes),
+            Err(InputError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                None
+            }
+            Err(e) => return Err(anyhow::Error::from(e).context("cannot read the checkpoint")),
+        }
+    };
+    let mut solver = match saved {
+        // Checked before any work: a graph grown with other options does not resume.
+        Some(bytes) => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
             Ok(s) => {
                 outln!(
                     "resuming from {} ({} nodes, {:.0?} spent before)",
@@ -161,13 +184,21 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
                 )?;
                 s
             }
-            Err(e @ CheckpointError::Mismatch(_)) => bail!(
-                "{}: {e}; remove it or pass --fresh to start over",
-                cp.display()
+            Err(CheckpointError::Mismatch {
+                what,
+                checkpoint,
+                asked,
+            }) => bail!(
+                "{}: made with {what} {checkpoint}, but this run asks {asked}{}: run with \
+                 the checkpoint's options to resume, or pass --fresh to start over",
+                cp.display(),
+                flag_of(&what)
+                    .map(|f| format!(" ({f})"))
+                    .unwrap_or_default()
             ),
             Err(e) => bail!("{}: {e}; remove it or pass --fresh", cp.display()),
         },
-        _ => Solver::new(b, black_to_move, cfg),
+        None => Solver::new(b, black_to_move, cfg),
     };
     let every = Duration::from_secs_f64(args.checkpoint_every);
     let mut ticker = Ticker::new(args.quiet);
@@ -178,7 +209,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         ticker.show(&solver.status());
         let save_now = stop != Stop::Paused || (!every.is_zero() && last_save.elapsed() >= every);
         if save_now && !every.is_zero() && stop != Stop::Proven {
-            write_atomic(&cp, &solver.to_checkpoint())
+            retro::atomic::write(&cp, &solver.to_checkpoint())
                 .with_context(|| format!("cannot write checkpoint {}", cp.display()))?;
             last_save = Instant::now();
         }
@@ -221,8 +252,32 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         solver.by_stone().unwrap_or(0)
     )?;
     let s = solver.strategy(pos.moves.last().copied())?;
+    // The strategy must stand on its own (validated without the proof search) before it
+    // is written: one that does not is never written.
+    if !args.no_validate {
+        let opts = Options {
+            proof: None,
+            ..Options::new(rules, limit.black_moves)
+        };
+        let report = validate(&s, &opts);
+        if !report.valid() {
+            outln!("{report}")?;
+            bail!(
+                "the strategy found does not validate, so {} was not written (a bug: please \
+                 report it); the checkpoint {} is kept",
+                args.out.display(),
+                cp.display()
+            );
+        }
+        outln!(
+            "validated: VALID ({} positions, {} black moves, {} listed white replies)",
+            report.positions,
+            report.black_moves,
+            report.listed_replies
+        )?;
+    }
     let text = serde_json::to_string_pretty(&s.to_project_json())?;
-    std::fs::write(&args.out, text + "\n")
+    retro::atomic::write(&args.out, (text + "\n").as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     outln!(
         "strategy: black plays {} first; written to {}",
@@ -232,25 +287,19 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     if cp.exists() {
         let _ = std::fs::remove_file(&cp);
     }
-    if args.no_validate {
-        return Ok(true);
-    }
-    // The strategy must stand on its own: validated without the proof search.
-    let opts = Options {
-        proof: None,
-        ..Options::new(rules, limit.black_moves)
-    };
-    let report = validate(&s, &opts);
-    if !report.valid() {
-        outln!("{report}")?;
-        outln!("the strategy written does not validate (a bug: please report it)")?;
-        return Ok(false);
-    }
-    outln!(
-        "validated: VALID ({} positions, {} black moves, {} listed white replies)",
-        report.positions,
-        report.black_moves,
-        report.listed_replies
-    )?;
     Ok(true)
+}
+
+/// The flag that sets a part of a search's question (see `CheckpointError::Mismatch`).
+fn flag_of(what: &str) -> Option<&'static str> {
+    Some(match what {
+        "width" => "--width",
+        "root width" => "--root-width",
+        "depth cost" => "--depth-cost",
+        "threat-search nodes" => "--leaf-nodes",
+        "black moves limit" => "--max-black-moves or --max-stones",
+        "rules" => "--rules",
+        "k" => "--k",
+        _ => return None,
+    })
 }

@@ -18,15 +18,31 @@ pub mod probe;
 pub mod serve;
 pub mod verify;
 
+/// The parser of a flag taking a whole number from `lo` to `hi`: anything else (negative,
+/// fractional, NaN, out of range) is refused before anything starts, clap naming the flag
+/// and this message the range. Every numeric flag that counts something goes through it
+/// (or [`seconds`], [`size`]).
+pub fn whole<T>(lo: T, hi: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |s: &str| match s.trim().parse::<T>() {
+        Ok(n) if lo <= n && n <= hi => Ok(n),
+        _ => Err(format!("expected a whole number from {lo} to {hi}")),
+    }
+}
+
 /// `--threads N`: a number from 1 to [`retro::generate::MAX_THREADS`], refused otherwise
 /// before anything starts.
 pub fn threads(s: &str) -> Result<usize, String> {
     let max = retro::generate::MAX_THREADS;
-    match s.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(format!("expected a number of threads from 1 to {max}")),
-    }
+    whole(1, max)(s).map_err(|_| format!("expected a number of threads from 1 to {max}"))
 }
+
+/// The most nodes a search may be given: far beyond any run's time.
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// The most graph or tree nodes a search may keep: about 630 GB of them.
+pub const MAX_TREE_NODES: usize = 1_000_000_000;
 
 /// The longest span a flag in seconds takes: about 31 years.
 pub const MAX_SECONDS: f64 = 1e9;

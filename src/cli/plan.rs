@@ -14,7 +14,7 @@ pub struct PlanArgs {
     /// Chess materials (`KQvKR KRvKP`): these and every table they lead into.
     pub materials: Vec<String>,
     /// Every table with up to N pieces (3, 4 or 5).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = set_pieces)]
     pub all: Option<usize>,
     /// Which tables of each material: `dtm`, `dtz` (`KQvKR.dtz`, after its sub-materials'
     /// DTZ tables) or `both`, as `retro generate --metric`.
@@ -38,6 +38,19 @@ impl MetricArg {
             MetricArg::Dtz => &[Metric::Dtz],
             MetricArg::Both => &[Metric::Dtm, Metric::Dtz],
         }
+    }
+}
+
+/// `--all N` of `plan` and `generate`: a whole set's largest piece count, 3 to
+/// [`SET_PIECES`].
+pub fn set_pieces(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (3..=SET_PIECES).contains(&n) => Ok(n),
+        _ => Err(
+            "--all takes 3, 4 or 5 (pieces, kings included): 6-piece tables are made \
+                  one material at a time (`retro generate chess KRRvKRR`)"
+                .to_string(),
+        ),
     }
 }
 

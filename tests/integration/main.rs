@@ -22,6 +22,7 @@ mod conformance;
 mod distributed;
 mod gomoku_cli;
 mod gomoku_vs_mnk;
+mod hostile_cli;
 mod hostile_serve;
 mod kbnk_facts;
 mod kbnk_movegen;

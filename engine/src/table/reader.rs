@@ -64,7 +64,8 @@ pub enum Load {
     /// truncated in place by another program kills the process (SIGBUS).
     Auto,
     /// Read larger files at positions: nothing done to the file afterwards can crash the
-    /// reader, and memory stays small however many tables are open (the server).
+    /// reader, and memory stays small however many tables are open (the server, `retro
+    /// probe`).
     Safe,
     /// Read every file at positions, small ones too: a change to the file after it was
     /// opened is then met as it is in a large one (tests of that).
@@ -75,7 +76,8 @@ pub enum Load {
 static NEVER_MAP: AtomicBool = AtomicBool::new(false);
 
 /// From now on, every table this process opens is copied or read at positions, never
-/// mapped: for a process that must outlive any change to its files (`retro serve`). A
+/// mapped: for a process that must outlive any change to its files (`retro serve`,
+/// `retro probe`). A
 /// process-wide switch rather than a parameter because chess plug-ins open their
 /// sub-tables deep inside the registry, and a server must not map any of them.
 pub fn set_never_map() {
@@ -84,28 +86,6 @@ pub fn set_never_map() {
 
 pub(crate) fn never_map() -> bool {
     NEVER_MAP.load(Relaxed)
-}
-
-/// What kind of file `meta` describes, for a message.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a named pipe";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "a device";
-        }
-    }
-    "a special file"
 }
 
 /// True if `path` is a retro table of an older format version (its first 16 bytes say so),
@@ -217,7 +197,7 @@ impl Table {
         if !meta.is_file() {
             return Err(TableError::NotRegular {
                 path: p(),
-                kind: kind_of(&meta),
+                kind: crate::input::kind_of(&meta),
             });
         }
         let file = File::open(path).map_err(io)?;
@@ -226,7 +206,7 @@ impl Table {
         if !meta.is_file() {
             return Err(TableError::NotRegular {
                 path: p(),
-                kind: kind_of(&meta),
+                kind: crate::input::kind_of(&meta),
             });
         }
         let map = if load == Load::Positioned {
@@ -558,14 +538,17 @@ impl Table {
     /// Record damage met by a lookup: for the probe watching this thread, and for
     /// [`Table::damage`].
     fn damaged(&self, detail: String) {
+        // Kept for [`Table::damage`] whatever the cause: a solver reading this table on
+        // many threads (which the probe's watch does not follow) asks it before it writes.
+        let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| detail.clone());
+        drop(first);
         // A block of a file changed since it was opened is not damage to the table that
         // was checked: the file must be opened again.
         if let Some(e) = self.changed() {
             super::damage::report(e);
             return;
         }
-        let mut first = self.damage.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert_with(|| detail.clone());
         super::damage::report(TableError::Block {
             path: self.path.clone(),
             detail,

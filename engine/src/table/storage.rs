@@ -10,7 +10,7 @@
 //! shrank fails with an error instead of a signal. Small tables (all the default ones) are
 //! therefore copied; large ones are mapped where speed matters (the solver reading
 //! sub-tables) and read at positions where surviving matters (`retro serve`, which may hold
-//! a whole 5-piece set, far more than memory).
+//! a whole 5-piece set, far more than memory, and `retro probe`).
 
 use std::borrow::Cow;
 use std::fs::{File, Metadata};
@@ -105,9 +105,9 @@ impl Storage {
         // process writes the file. Table files are written once under a temporary name and
         // renamed into place, never modified in place by retro. If another program
         // truncates the file while it is mapped, reads beyond the new end fault (SIGBUS):
-        // that is why only tables above `IN_MEMORY_MAX` are mapped, why `retro serve`
-        // never maps (see `Load::Safe`), and why the README says to replace tables by
-        // renaming.
+        // that is why only tables above `IN_MEMORY_MAX` are mapped, why `retro serve` and
+        // `retro probe` never map (see `Load::Safe`, `set_never_map`), and why the README
+        // says to replace tables by renaming.
         let map = unsafe { Mmap::map(&file)? };
         Ok(Storage {
             held: Held::Mapped(map),

@@ -1,12 +1,10 @@
-//! Writing a table: to a temporary file in the target folder, synced, then renamed, so a
-//! crash never leaves a half-written file under the real name.
+//! Writing a table: through [`crate::atomic`], as every file retro writes, so that an
+//! error or a crash never leaves a half-written file under the real name.
 //!
-//! The temporary file (`.<name>.XXXXXX.tmp`) is locked (`flock`) while it is written. A
-//! run killed before the rename leaves it behind, unlocked: the next generation of the same
-//! table removes such files first ([`remove_stale_temps`]); a file still locked belongs to
-//! a run in progress and is left alone. Two runs of one table at once (a retried task of a
-//! distributed run while its first copy still works) therefore never touch each other's
-//! file: see `locked_temp` for the moment between a file's creation and its lock.
+//! A run killed before the rename leaves its temporary file (`.<name>.XXXXXX.tmp`)
+//! behind, unlocked: the next generation of the same table removes such files first
+//! ([`remove_stale_temps`]); a file still locked belongs to a run in progress and is left
+//! alone.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +14,7 @@ use rayon::prelude::*;
 use super::direct::{Aligned, DirectFile};
 use super::header::{Header, SectionInfo};
 use super::{Metric, TableError, ALIGN, EXTENSION};
+use crate::atomic::AtomicFile;
 use crate::game::{Records, Section};
 use crate::progress::{Progress, Silent};
 
@@ -65,99 +64,15 @@ fn value_histogram(records: &dyn Records, lo: u64, hi: u64, metric: Metric) -> V
             },
         )
 }
-/// Whether `file_name` is a temporary file of table `name`.
-fn is_temp_of(file_name: &str, name: &str) -> bool {
-    file_name
-        .strip_prefix(&format!(".{name}."))
-        .and_then(|rest| rest.strip_suffix(".tmp"))
-        .is_some_and(|mid| !mid.is_empty() && !mid.contains('.'))
-}
-
 /// Remove the temporary files of table `name` in `dir` that no running writer holds (left
 /// by a killed run). Returns the files removed; a folder that does not exist has none.
 pub fn remove_stale_temps(dir: &Path, name: &str) -> Result<Vec<PathBuf>, TableError> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_err(dir)(e)),
-    };
-    let mut removed = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(io_err(dir))?;
-        let file_name = entry.file_name();
-        let Some(file_name) = file_name.to_str() else {
-            continue;
-        };
-        if !is_temp_of(file_name, name) || !entry.file_type().is_ok_and(|t| t.is_file()) {
-            continue;
-        }
-        let path = entry.path();
-        let Ok(file) = std::fs::File::open(&path) else {
-            continue;
-        };
-        // Locked: a writer is still at work on it.
-        if file.try_lock().is_err() {
-            continue;
-        }
-        match std::fs::remove_file(&path) {
-            Ok(()) => removed.push(path),
-            // Renamed into place by its writer since it was listed: a finished table.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_err(&path)(e)),
-        }
-    }
-    Ok(removed)
+    crate::atomic::remove_stale_temps(dir, name).map_err(io_err(dir))
 }
 
-/// How many temporary files [`locked_temp`] tries before giving up.
-const TEMP_ATTEMPTS: usize = 100;
-
-/// A new temporary file for table `name` in `dir`, locked; the lock is held until the
-/// file is renamed and closed, and tells [`remove_stale_temps`] it is in use.
-///
-/// Another run of the same table (a retried task whose first copy is still alive) clears
-/// unlocked temporary files as it starts, and can catch this one between its creation and
-/// its lock: it then holds the lock, or has already deleted the file. Either way the file
-/// is given up for a new one, so a run never writes into a file that is not under its name.
-fn locked_temp(dir: &Path, name: &str) -> Result<tempfile::NamedTempFile, TableError> {
-    for _ in 0..TEMP_ATTEMPTS {
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(io_err(dir))?;
-        match tmp.as_file().try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => continue,
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_err(tmp.path())(e)),
-        }
-        if still_named(tmp.as_file(), tmp.path()) {
-            return Ok(tmp);
-        }
-    }
-    Err(TableError::Io {
-        path: dir.to_path_buf(),
-        source: std::io::Error::other(format!(
-            "{TEMP_ATTEMPTS} temporary files for {name} were taken away as they were made"
-        )),
-    })
-}
-
-/// Whether `path` still names the open `file` (it was not removed or replaced).
-fn still_named(file: &std::fs::File, path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), std::fs::metadata(path)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = file;
-        path.exists()
-    }
+/// A new temporary file for the table file `path` (see [`crate::atomic`]).
+fn temp_for(path: &Path) -> Result<AtomicFile, TableError> {
+    AtomicFile::create(path).map_err(io_err(path))
 }
 
 /// Write `records` (all sections concatenated) as `dir/<name>.rtb`. Returns the path and
@@ -239,12 +154,12 @@ pub fn write_records_as(
     };
     let head = header.encode();
     let path = dir.join(format!("{name}.{EXTENSION}"));
-    let tmp = locked_temp(dir, name)?;
+    let tmp = temp_for(&path)?;
     progress.phase("best moves and writing", expected);
     {
         // The records go to the file directly, past the page cache (see `direct`), in whole
         // pages; the header, once its checksums are known, through the cache.
-        let mut out = DirectFile::new(tmp.as_file());
+        let mut out = DirectFile::new(tmp.file());
         let mut first = 0u64;
         // Records `first..first + n` into `buf` (its aligned pages), made in parallel.
         let fill = |buf: &mut Aligned, first: u64, n: u64| {
@@ -282,7 +197,7 @@ pub fn write_records_as(
                         out.write_at(pages, at)
                     },
                 );
-                written.map_err(io_err(tmp.path()))?;
+                written.map_err(io_err(tmp.temp_path()))?;
                 progress.advance(n);
                 std::mem::swap(&mut buf, &mut next);
                 at += n * 2;
@@ -292,7 +207,7 @@ pub fn write_records_as(
             // must agree with it, or the solver's values and records disagree.
             if made != s.histogram {
                 return Err(TableError::Io {
-                    path: tmp.path().to_path_buf(),
+                    path: tmp.temp_path().to_path_buf(),
                     source: std::io::Error::other(format!(
                         "section {}: the records written do not have the values solved (a solver bug)",
                         s.name
@@ -315,37 +230,18 @@ pub fn write_records_as(
         let head_final = header.encode();
         debug_assert_eq!(head_final.len(), head.len());
         out.write_any_at(&head_final, 0)
-            .map_err(io_err(tmp.path()))?;
+            .map_err(io_err(tmp.temp_path()))?;
     }
     // A sub-table damaged while it was read gave "illegal" for some positions: the table
     // made from them is not kept (the temporary file goes with `tmp`).
     if let Some(e) = records.damage() {
         return Err(e);
     }
-    tmp.as_file()
+    tmp.file()
         .set_len(header.file_len())
-        .map_err(io_err(tmp.path()))?;
-    persist(tmp, &path)?;
+        .map_err(io_err(tmp.temp_path()))?;
+    tmp.commit().map_err(io_err(&path))?;
     Ok((path, header))
-}
-
-/// Make the written temporary file `tmp` the table `path`: readable by all, synced, renamed.
-fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> Result<(), TableError> {
-    // Temporary files are created private (0600); a finished table is ordinary data that
-    // other users and the server may read.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .map_err(io_err(tmp.path()))?;
-    }
-    tmp.as_file().sync_all().map_err(io_err(tmp.path()))?;
-    tmp.persist(path).map_err(|e| TableError::Io {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
-    Ok(())
 }
 
 /// Write `head` then `parts` as `dir/<name>.<extension>`, atomically as a dense table is
@@ -359,16 +255,16 @@ pub fn write_parts(
 ) -> Result<PathBuf, TableError> {
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
     let path = dir.join(format!("{name}.{extension}"));
-    let tmp = locked_temp(dir, name)?;
+    let tmp = temp_for(&path)?;
     {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-        w.write_all(head).map_err(io_err(tmp.path()))?;
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.file());
+        w.write_all(head).map_err(io_err(tmp.temp_path()))?;
         for p in parts {
-            w.write_all(p).map_err(io_err(tmp.path()))?;
+            w.write_all(p).map_err(io_err(tmp.temp_path()))?;
         }
-        w.flush().map_err(io_err(tmp.path()))?;
+        w.flush().map_err(io_err(tmp.temp_path()))?;
     }
-    persist(tmp, &path)?;
+    tmp.commit().map_err(io_err(&path))?;
     Ok(path)
 }
 

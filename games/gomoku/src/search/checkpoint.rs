@@ -1,17 +1,19 @@
-//! Saving and resuming a solve (`solve.rs`): the whole graph in a small binary file,
-//! written atomically (a temporary file in the same folder, then a rename), so a kill at
-//! any moment leaves either the old checkpoint or the new one, never half of one.
+//! Saving and resuming a solve (`solve.rs`): the whole graph in a small binary file (its
+//! writer replaces it whole, through `retro_engine::atomic`, so a kill at any moment
+//! leaves either the old checkpoint or the new one, never half of one).
 //!
-//! Layout (little-endian): the magic `RGSOLVE1`; the question (board size, `k`, rules, move
-//! limit, the threat search's options, the root's bitboards, who moves); counters; then per
-//! node its bitboards, flags, numbers, how it was settled, its replies and children; last
-//! the xxh3-64 of everything before it. A file whose question differs from the one asked
-//! is refused: its nodes were evaluated for another position or other options, and the
-//! strategy written relies on the validator repeating our threat searches exactly.
+//! Layout (little-endian): the magic `RGSOLVE2`; the question, as lines `name=value` (board
+//! size, `k`, rules, move limit, the threat search's options, the search's widths and
+//! depth cost, the root's bitboards, who moves); counters; then per node its bitboards,
+//! flags, numbers, how it was settled, its replies and children; last the xxh3-64 of
+//! everything before it. A file whose question differs from the one asked is refused,
+//! naming the first difference: its nodes were evaluated for another position or other
+//! options (their proof numbers mix with the new ones into a graph whose "proven" root
+//! need not be proven), and the strategy written relies on the validator repeating our
+//! threat searches exactly. The limits of one run (nodes, time) may differ.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::path::Path;
+use std::io::Read;
 use std::time::Duration;
 
 use byteorder::{LittleEndian as LE, ReadBytesExt};
@@ -20,7 +22,10 @@ use crate::rules::board::{Board, Key, Rules};
 
 use super::solve::{How, Node, SolveConfig, Solver};
 
-const MAGIC: &[u8; 8] = b"RGSOLVE1";
+const MAGIC: &[u8; 8] = b"RGSOLVE2";
+/// The magic of the first format, whose question left out the search's widths and depth
+/// cost.
+const MAGIC_1: &[u8; 8] = b"RGSOLVE1";
 
 /// Why a checkpoint cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -31,37 +36,98 @@ pub enum CheckpointError {
     /// Not a checkpoint, cut short, or its checksum does not match.
     #[error("not a valid checkpoint: {0}")]
     Corrupt(String),
-    /// A checkpoint of another question.
-    #[error("the checkpoint is for {0}")]
-    Mismatch(String),
+    /// A checkpoint of another question: the first part that differs (`what`), as the
+    /// checkpoint has it and as asked.
+    #[error("the checkpoint was made with {what} {checkpoint}, not {asked}")]
+    Mismatch {
+        what: String,
+        checkpoint: String,
+        asked: String,
+    },
 }
 
 fn corrupt(what: &str) -> CheckpointError {
     CheckpointError::Corrupt(what.to_string())
 }
 
-/// The question a graph answers, as stored.
-fn question(board: &Board, black_to_move: bool, cfg: &SolveConfig) -> Vec<u8> {
-    let mut q = Vec::new();
+/// The question a graph answers, part by part (name, value), as stored.
+fn question(board: &Board, black_to_move: bool, cfg: &SolveConfig) -> Vec<(String, String)> {
     let t = &cfg.threat;
-    q.extend([board.width() as u8, board.height() as u8, board.k() as u8]);
-    q.push(match cfg.rules {
-        Rules::Standard => 0,
-        Rules::Freestyle => 1,
-    });
-    q.extend(cfg.max_moves.to_le_bytes());
-    q.extend(t.node_limit.to_le_bytes());
-    q.extend([t.vct as u8, t.extended as u8]);
-    q.extend(t.vct_depth.to_le_bytes());
-    q.extend(t.start_depth.to_le_bytes());
-    q.extend(t.jump_depth.to_le_bytes());
-    for plane in board.key() {
-        for w in plane {
-            q.extend(w.to_le_bytes());
+    let key: String = board
+        .key()
+        .iter()
+        .flatten()
+        .map(|w| format!("{w:016x}"))
+        .collect();
+    [
+        (
+            "board size",
+            format!("{}x{}", board.width(), board.height()),
+        ),
+        ("k", board.k().to_string()),
+        (
+            "rules",
+            match cfg.rules {
+                Rules::Standard => "standard",
+                Rules::Freestyle => "freestyle",
+            }
+            .to_string(),
+        ),
+        ("black moves limit", cfg.max_moves.to_string()),
+        ("threat-search nodes", t.node_limit.to_string()),
+        (
+            "threat-search options",
+            format!(
+                "vct {} extended {} depth {} start {} jump {}",
+                t.vct, t.extended, t.vct_depth, t.start_depth, t.jump_depth
+            ),
+        ),
+        ("width", cfg.width.to_string()),
+        ("root width", cfg.root_width.to_string()),
+        ("depth cost", cfg.depth_cost.to_string()),
+        ("position", key),
+        (
+            "side to move",
+            if black_to_move { "black" } else { "white" }.to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// The question as bytes: one `name=value` line a part.
+fn encode_question(q: &[(String, String)]) -> Vec<u8> {
+    q.iter()
+        .flat_map(|(k, v)| format!("{k}={v}\n").into_bytes())
+        .collect()
+}
+
+/// The question stored, from its bytes.
+fn decode_question(bytes: &[u8]) -> Result<Vec<(String, String)>, CheckpointError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| corrupt("a question that is not text"))?;
+    text.lines()
+        .map(|l| {
+            l.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| corrupt("a question line without '='"))
+        })
+        .collect()
+}
+
+/// The first part of `asked` that `stored` answers differently, as an error.
+fn mismatch(stored: &[(String, String)], asked: &[(String, String)]) -> Option<CheckpointError> {
+    for (what, want) in asked {
+        let have = stored.iter().find(|(k, _)| k == what).map(|(_, v)| v);
+        if have != Some(want) {
+            return Some(CheckpointError::Mismatch {
+                what: what.clone(),
+                checkpoint: have.cloned().unwrap_or_else(|| "(none)".into()),
+                asked: want.clone(),
+            });
         }
     }
-    q.push(black_to_move as u8);
-    q
+    None
 }
 
 fn how_code(h: How) -> (u8, u32) {
@@ -103,7 +169,7 @@ impl Solver {
         let mut out = Vec::new();
         out.extend(MAGIC);
         let root = &self.nodes[self.root as usize];
-        let q = question(&self.root_board(), root.or, &self.cfg);
+        let q = encode_question(&question(&self.root_board(), root.or, &self.cfg));
         out.extend((q.len() as u32).to_le_bytes());
         out.extend(&q);
         out.extend(self.root.to_le_bytes());
@@ -148,6 +214,11 @@ impl Solver {
         black_to_move: bool,
         cfg: SolveConfig,
     ) -> Result<Solver, CheckpointError> {
+        if bytes.starts_with(MAGIC_1) {
+            return Err(corrupt(
+                "written by an older retro, without the search's options to check",
+            ));
+        }
         if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
             return Err(corrupt("no checkpoint header"));
         }
@@ -162,10 +233,9 @@ impl Solver {
         let qlen = r.read_u32::<LE>().map_err(cut)? as usize;
         let mut q = vec![0u8; qlen.min(r.len())];
         r.read_exact(&mut q).map_err(cut)?;
-        if q != question(board, black_to_move, &cfg) {
-            return Err(CheckpointError::Mismatch(
-                "another position, move limit, rules or threat-search options".to_string(),
-            ));
+        let asked = question(board, black_to_move, &cfg);
+        if let Some(e) = mismatch(&decode_question(&q)?, &asked) {
+            return Err(e);
         }
         let mut s = Solver::new_empty(board, cfg);
         s.root = r.read_u32::<LE>().map_err(cut)?;
@@ -231,18 +301,4 @@ impl Solver {
         s.table = table;
         Ok(s)
     }
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, flushed to
-/// disk, then renamed over `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -148,7 +148,7 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     let other = gomoku("h8 a1 j8 o15");
     assert!(matches!(
         Solver::from_checkpoint(&bytes, &other, true, cfg),
-        Err(CheckpointError::Mismatch(_))
+        Err(CheckpointError::Mismatch { what, .. }) if what == "position"
     ));
     let other_limit = SolveConfig {
         max_moves: 17,
@@ -156,6 +156,45 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     };
     assert!(matches!(
         Solver::from_checkpoint(&bytes, &b, true, other_limit),
-        Err(CheckpointError::Mismatch(_))
+        Err(CheckpointError::Mismatch { what, .. }) if what == "black moves limit"
+    ));
+    // The search's options too, each named; a run's limits may differ.
+    for (other, named) in [
+        (SolveConfig { width: 3, ..cfg }, "width 12, not 3"),
+        (
+            SolveConfig {
+                root_width: 0,
+                ..cfg
+            },
+            "root width 24, not 0",
+        ),
+        (
+            SolveConfig {
+                depth_cost: u64::MAX,
+                ..cfg
+            },
+            "depth cost 4, not 18446744073709551615",
+        ),
+    ] {
+        let e = Solver::from_checkpoint(&bytes, &b, true, other)
+            .err()
+            .expect(named);
+        assert_eq!(
+            e.to_string(),
+            format!("the checkpoint was made with {named}")
+        );
+    }
+    let longer = SolveConfig {
+        node_limit: 1000,
+        time_limit: std::time::Duration::from_secs(1),
+        ..cfg
+    };
+    assert!(Solver::from_checkpoint(&bytes, &b, true, longer).is_ok());
+    // The first format, which did not keep them, is refused.
+    let mut old = bytes.clone();
+    old[..8].copy_from_slice(b"RGSOLVE1");
+    assert!(matches!(
+        Solver::from_checkpoint(&old, &b, true, cfg),
+        Err(CheckpointError::Corrupt(w)) if w.contains("older retro")
     ));
 }
