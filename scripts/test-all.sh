@@ -54,7 +54,9 @@ unit_log=target/unit-tests.log
 unit=$!
 status=0
 integration_log=target/integration-tests.log
-cargo test --release --all-features --test integration 2>&1 | tee "$integration_log" || status=$?
+# `--workspace`, as the build: features are unified over the same packages (the Python
+# package's crate included), so nothing is compiled again.
+cargo test --release --workspace --all-features --test integration 2>&1 | tee "$integration_log" || status=$?
 if ! wait "$unit"; then
     status=1
 fi
