@@ -358,6 +358,10 @@ fn one_per_name(loaded: Vec<Loaded>) -> Vec<Loaded> {
         let mut all = all.into_iter();
         let Some(first) = all.next() else { continue };
         for other in all {
+            // A link to the file served is opened as that very table: nothing to report.
+            if Arc::ptr_eq(&other.table, &first.table) {
+                continue;
+            }
             eprintln!(
                 "retro serve: {} also holds table {name}: serving {} (a file named after its table first, dense before compressed, then by file name)",
                 other.table.path().display(),
