@@ -133,6 +133,20 @@ pub fn retro(args: &[&str]) -> Output {
         .expect("retro runs")
 }
 
+/// `retro probe TABLE - --tables DIR`, a batch probe reading its lines from a pipe, its
+/// three streams piped.
+pub fn batch_probe(table: &str, dir: &Path) -> std::process::Child {
+    use std::process::Stdio;
+    Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(["probe", table, "-", "--tables"])
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("retro runs")
+}
+
 /// Standard output then standard error, as a person reads a command's answer.
 pub fn output_text(o: &Output) -> String {
     format!(

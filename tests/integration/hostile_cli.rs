@@ -103,14 +103,7 @@ fn batch_probe_while(damage: Damage) -> (u64, Vec<serde_json::Value>, Output) {
     const BLOCK: usize = 1 << 14;
     let dir = tempfile::tempdir().unwrap();
     let table = large_table(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args(["probe", "mnk-5x4-4", "-", "--tables"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = super::common::batch_probe("mnk-5x4-4", dir.path());
     let lines = Arc::new(Mutex::new(Vec::<String>::new()));
     let reader = {
         let lines = lines.clone();

@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use retro::serve::{router, serve_on, AppState, Limits};
@@ -185,14 +185,7 @@ fn a_table_overwritten_in_place_crashes_neither_server_nor_batch_probe() {
 
     let mut server = RetroServe::start(dir.path());
     let addr = server.addr.clone();
-    let mut batch = Command::new(env!("CARGO_BIN_EXE_retro"))
-        .args(["probe", "kbnk", "-", "--tables"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut batch = super::common::batch_probe("kbnk", dir.path());
     let mut input = batch.stdin.take().unwrap();
     let line = b"8/8/8/8/8/8/5k2/5BNK w - - 0 1\n";
     // 155 KB, more than a pipe holds: this returns only once the prober reads its input,
