@@ -1,4 +1,4 @@
-//! Chess benchmark, the figures of the README's performance table:
+//! Chess benchmark, the figures of the performance table (README and docs/performance.md):
 //!
 //! - every 3- and 4-piece table, pawns included (`retro generate chess --all 4`), wall and
 //!   CPU time on the default pool, and beside it Syzygy's generator solving the same 35

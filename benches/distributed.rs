@@ -1,4 +1,4 @@
-//! Distributed generation benchmark, the figures of the README's performance table:
+//! Distributed generation benchmark, the figures of the performance table (README and docs/performance.md):
 //!
 //! - `retro generate chess --all 4` locally (one process, all cores), wall time;
 //! - the same set through Dask on this machine: a scheduler and 2 workers (`--threads 1`

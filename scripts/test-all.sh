@@ -11,8 +11,10 @@
 # time (in check mode, which a test build cannot reuse); instead, clippy's driver compiles
 # this package's own crates for the test build itself (as `cargo clippy` does, through
 # RUSTC_WORKSPACE_WRAPPER), linting them with -D warnings, while the dependencies are
-# compiled once by rustc. The same as `cargo clippy --release --workspace --all-targets --all-features
-# -- -D warnings`, and `cargo test` then only runs what was built.
+# compiled once by rustc. The same as `cargo clippy --release --workspace --lib --bins --tests
+# --examples --all-features -- -D warnings`, and `cargo test` then only runs what was built.
+# The benchmarks are left to `cargo bench` (and `cargo clippy --all-targets`): they run no
+# test, and building them took a minute of the command's CPU (`cargo build --timings`).
 #
 # The installers (apt-get, pip: mostly waiting on the network) run one after another, since
 # two apt-gets cannot run at once, in the background while the build uses the cores; the
@@ -36,7 +38,7 @@ if [ ! -x "$driver" ]; then
 fi
 export RUSTC_WORKSPACE_WRAPPER="$driver"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-cargo build --release --workspace --all-targets --all-features
+cargo build --release --workspace --lib --bins --tests --examples --all-features
 if ! wait "$installers"; then
     cat "$install_log" >&2
     echo "test-all.sh: installing what the tests need failed (above)" >&2

@@ -41,7 +41,7 @@ enum Command {
     /// The task graph of a chess table set as JSON: each table, the sub-tables it reads,
     /// its size and its estimated peak memory, in dependency order (for distributed runners).
     Plan(cli::plan::PlanArgs),
-    /// Gomoku tools: validate winning strategy graphs.
+    /// Gomoku (15x15): validate, prove and solve winning strategies for black.
     #[command(subcommand)]
     Gomoku(GomokuCommand),
     /// Serve the tables over HTTP: JSON API and web viewer (generates missing default tables).

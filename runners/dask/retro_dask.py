@@ -14,7 +14,7 @@ refused), so a task run twice never leaves a wrong file.
     retro_dask.py run --local 2 --all 4            # a cluster of 2 workers on this machine
     retro_dask.py overhead --scheduler tcp://head:8786 --tasks 200
 
-See the README ("Generating on a cluster") for starting the scheduler and the workers.
+See docs/cluster.md for starting the scheduler and the workers.
 """
 
 import argparse
@@ -109,7 +109,7 @@ def check_fits(tables, budgets):
             sys.exit(
                 f"retro_dask: {t['name']} needs about {gib(t['memory_bytes'])} of memory, "
                 f"and the largest worker has {gib(biggest)} ({MEMORY}): add a bigger node, "
-                f"or see the README on tables larger than one node"
+                f"or see docs/cluster.md on tables larger than one node"
             )
 
 

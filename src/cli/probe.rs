@@ -19,8 +19,8 @@ pub struct ProbeArgs {
     /// The table: `chess` (the table follows the FEN's material), a chess material such as
     /// `KQvKR`, `kbnk`, or `mnk-<width>x<height>-<k>` such as `mnk-4x3-3`.
     pub table: String,
-    /// The position (FEN for kbnk, rows like `x.../.o../....` for mnk), or `-` to read one
-    /// position per line from standard input and write one JSON object per line.
+    /// The position (a FEN for chess and kbnk, rows like `x.../.o../....` for mnk), or `-`
+    /// to read one position per line from standard input and write one JSON object per line.
     pub position: String,
     /// Folder holding the tables.
     #[arg(long, default_value = "tables")]

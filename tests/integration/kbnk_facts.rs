@@ -1,5 +1,6 @@
-//! KBNK: the published facts, the examples, mirroring, and the fast solver against the
-//! generic one. The table is solved once per test binary.
+//! KBNK: the published facts, the examples and mirroring. The table is solved once per test
+//! binary. Its fast solver's values and best moves are checked against the chess plug-in's
+//! generic KBNvK table, slot by slot, in chess_facts.
 
 use retro::solve::Solve;
 use std::sync::OnceLock;
@@ -197,26 +198,6 @@ fn mirrored_positions_agree() {
             let v = ra.moves.iter().find(|x| x.0 == best).unwrap().1;
             assert_eq!(v.back(), ra.value);
         }
-    }
-}
-
-#[test]
-fn fast_solver_equals_generic() {
-    let g = Kbnk::new();
-    let generic =
-        retro::solve::two_queue::solve(&g, &SolveOptions { progress: &Silent }).expect("solves");
-    let fast = &fixture().sol;
-    if generic != **fast {
-        let first = (0..generic.records.len() / 2)
-            .find(|&i| generic.records[2 * i..2 * i + 2] != fast.records[2 * i..2 * i + 2])
-            .unwrap();
-        let pos = g.decode(first as u64);
-        panic!(
-            "first difference at {first} ({:?}): generic {:?} fast {:?}",
-            pos.map(|p| g.position_text(&p)),
-            &generic.records[2 * first..2 * first + 2],
-            &fast.records[2 * first..2 * first + 2]
-        );
     }
 }
 

@@ -106,8 +106,8 @@ impl Storage {
         // renamed into place, never modified in place by retro. If another program
         // truncates the file while it is mapped, reads beyond the new end fault (SIGBUS):
         // that is why only tables above `IN_MEMORY_MAX` are mapped, why `retro serve` and
-        // `retro probe` never map (see `Load::Safe`, `set_never_map`), and why the README
-        // says to replace tables by renaming.
+        // `retro probe` never map (see `Load::Safe`, `set_never_map`), and why
+        // docs/file-formats.md says to replace tables by renaming.
         let map = unsafe { Mmap::map(&file)? };
         Ok(Storage {
             held: Held::Mapped(map),
