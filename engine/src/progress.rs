@@ -1,5 +1,8 @@
 //! Progress reporting for long work, decoupled from the terminal.
 
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
 /// Receives progress from the solver and other long jobs. Implementations must be cheap:
 /// `advance` is called from worker threads in batches.
 pub trait Progress: Sync {
@@ -18,33 +21,82 @@ impl Progress for Silent {
     fn advance(&self, _n: u64) {}
 }
 
-/// An indicatif progress bar on stderr. Where stderr is not a terminal (a log file, a
-/// batch job), indicatif draws nothing: each phase then gets one plain line with the time
-/// it starts at, so a long run in the background still says where it is.
+/// An indicatif progress bar on stderr: a bar where a phase's total is known, a spinner
+/// where it is not, the rate in whole units a second. Where stderr is not a terminal (a log
+/// file, a batch job), indicatif draws nothing: each phase then gets one plain line with the
+/// time it starts at, and a long phase one more every [`QUIET_EVERY`] (its share done and
+/// the time so far), so a run in the background still says where it is.
 pub struct Bar {
     bar: indicatif::ProgressBar,
-    start: std::time::Instant,
+    start: Instant,
+    /// Ends the line-writing thread (stderr not a terminal) when dropped.
+    _lines: Option<mpsc::Sender<()>>,
 }
+
+/// How often a phase says where it is when stderr is not a terminal.
+pub const QUIET_EVERY: Duration = Duration::from_secs(10);
 
 impl Bar {
     pub fn new() -> Bar {
         let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg:>24} [{bar:40}] {percent:>3}% {human_pos}/{human_len} ({per_sec}, {eta})",
-            )
-            .expect("static template is valid")
-            .progress_chars("=> "),
-        );
+        let start = Instant::now();
+        let lines = bar.is_hidden().then(|| {
+            let (tx, rx) = mpsc::channel::<()>();
+            let bar = bar.clone();
+            // Woken every QUIET_EVERY until the Bar goes (its sender dropped).
+            std::thread::spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(QUIET_EVERY) {
+                    if !bar.is_finished() && !bar.message().is_empty() {
+                        eprintln!("{}", plain_line(&bar, start));
+                    }
+                }
+            });
+            tx
+        });
         Bar {
             bar,
-            start: std::time::Instant::now(),
+            start,
+            _lines: lines,
         }
     }
 
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// Where the phase of `bar` is, in one plain line: `  retrograde: 42% (at 1 min 3 s)`.
+fn plain_line(bar: &indicatif::ProgressBar, start: Instant) -> String {
+    let name = bar.message();
+    let at = crate::summary::duration(start.elapsed().as_secs_f64());
+    match bar.length().filter(|&n| n > 0) {
+        Some(n) => format!(
+            "  {name}: {}% (at {at})",
+            (bar.position().min(n) as u128 * 100 / n as u128)
+        ),
+        None => format!("  {name}: {} done (at {at})", bar.position()),
+    }
+}
+
+/// The rate, in whole units a second with thousands separated (`27,899,003/s`).
+fn rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = w.write_str(&rate_text(state.per_sec()));
+}
+
+fn rate_text(per_sec: f64) -> String {
+    format!("{}/s", indicatif::HumanCount(per_sec.round() as u64))
+}
+
+fn style(known_total: bool) -> indicatif::ProgressStyle {
+    let template = if known_total {
+        "{msg:>24} [{bar:40}] {percent:>3}% {human_pos}/{human_len} ({rate}, {eta})"
+    } else {
+        "{msg:>24} {spinner} {human_pos} ({rate}, {elapsed})"
+    };
+    indicatif::ProgressStyle::with_template(template)
+        .expect("static template is valid")
+        .with_key("rate", rate)
+        .progress_chars("=> ")
 }
 
 impl Default for Bar {
@@ -61,11 +113,46 @@ impl Progress for Bar {
                 self.start.elapsed().as_secs_f64()
             );
         }
+        self.bar.set_style(style(total > 0));
         self.bar.set_message(name.to_string());
         self.bar.set_length(total);
         self.bar.set_position(0);
+        if total == 0 && !self.bar.is_hidden() {
+            // A spinner turns on its own: a phase that counts nothing still shows life.
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        } else {
+            self.bar.disable_steady_tick();
+        }
     }
     fn advance(&self, n: u64) {
         self.bar.inc(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_lines_say_the_share_done_or_the_count() {
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_message("retrograde");
+        bar.set_length(400);
+        bar.set_position(100);
+        let t = Instant::now() - Duration::from_secs(75);
+        assert_eq!(plain_line(&bar, t), "  retrograde: 25% (at 1 min 15 s)");
+        bar.set_length(0);
+        assert_eq!(
+            plain_line(&bar, t),
+            "  retrograde: 100 done (at 1 min 15 s)"
+        );
+    }
+
+    #[test]
+    fn rates_are_whole_numbers() {
+        assert_eq!(rate_text(27_899_002.566_5), "27,899,003/s");
+        assert_eq!(rate_text(0.4), "0/s");
+        // Both templates parse, with the rate key.
+        let (_, _) = (style(true), style(false));
     }
 }

@@ -119,6 +119,29 @@ pub fn render(stats: &[SectionStats], unit: DistanceUnit) -> String {
     out
 }
 
+/// A table's statistics in one line: its positions, the results for the side to move, and
+/// the longest distance with how many positions reach it, over every section
+/// (`46137 positions: 18081 wins, 25160 losses, 2896 draws; longest 10 moves (9 positions)`).
+pub fn one_line(stats: &[SectionStats], unit: DistanceUnit) -> String {
+    let sum = |f: fn(&SectionStats) -> u64| stats.iter().map(f).sum::<u64>();
+    let mut text = format!(
+        "{} positions: {} wins, {} losses, {} draws",
+        sum(|s| s.legal),
+        sum(|s| s.wins),
+        sum(|s| s.losses),
+        sum(|s| s.draws)
+    );
+    if let Some(d) = stats.iter().filter_map(|s| s.longest).map(|l| l.0).max() {
+        let n: u64 = stats
+            .iter()
+            .filter_map(|s| s.longest.filter(|l| l.0 == d))
+            .map(|l| l.1)
+            .sum();
+        text.push_str(&format!("; longest {d} {} ({n} positions)", unit.word()));
+    }
+    text
+}
+
 pub use crate::table::metric::longest;
 
 /// A span of time for people: `42 s`, `3 min 10 s`, `1 h 5 min`.

@@ -91,7 +91,7 @@ pub fn run_compress(a: &CompressArgs) -> Result<bool> {
     let (mut dense, mut small, mut made) = (0u64, 0u64, 0usize);
     let start = std::time::Instant::now();
     for f in &files {
-        let (d, s) = compress_one(f, a.threads, a.sides, a.level)?;
+        let (d, s) = compress_one(f, a.threads, a.sides, a.level, true)?;
         dense += d;
         small += s;
         made += 1;
@@ -112,6 +112,7 @@ pub fn compress_one(
     threads: Option<usize>,
     sides: Option<SidesArg>,
     level: i32,
+    say: bool,
 ) -> Result<(u64, u64)> {
     let table = Table::open(file)?;
     if table.is_compressed() {
@@ -129,12 +130,19 @@ pub fn compress_one(
     };
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
-    let bar = Bar::new();
+    let bar = say.then(Bar::new);
+    let progress: &dyn retro::progress::Progress = match &bar {
+        Some(b) => b,
+        None => &retro::progress::Silent,
+    };
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || {
-        compressed::compress(&table, dir, sides, level, &bar)
+        compressed::compress(&table, dir, sides, level, progress)
     })??;
-    bar.finish();
+    bar.iter().for_each(Bar::finish);
+    if !say {
+        return Ok((c.dense_bytes, c.bytes));
+    }
     outln!(
         "wrote {} ({} bytes, {} blocks{}): {:.1}x smaller than {} ({} bytes), in {:.1} s",
         c.path.display(),

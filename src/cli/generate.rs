@@ -8,7 +8,7 @@ use clap::Args;
 
 use retro::chess::set;
 use retro::generate::{generate, with_threads};
-use retro::progress::Bar;
+use retro::progress::{Bar, Progress, Silent};
 use retro::summary;
 use retro::table::compressed;
 
@@ -69,6 +69,56 @@ pub struct GenerateArgs {
     /// it (`KQvKR.dtz.rtb`, made from the sub-tables' DTZ tables); `both`.
     #[arg(long, value_enum, default_value = "dtm")]
     pub metric: cli::plan::MetricArg,
+    /// Print errors only: no progress, no summaries.
+    #[arg(long, short, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print each table's statistics in full (positions per distance, each side's counts)
+    /// rather than one line a table; `retro info FILE` prints them for a table made.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// How much `generate` says.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Talk {
+    /// Errors only.
+    Quiet,
+    /// A progress bar and a line a table.
+    Line,
+    /// Each table's statistics in full besides.
+    Full,
+}
+
+impl Talk {
+    fn of(a: &GenerateArgs) -> Talk {
+        match (a.quiet, a.verbose) {
+            (true, _) => Talk::Quiet,
+            (_, true) => Talk::Full,
+            _ => Talk::Line,
+        }
+    }
+}
+
+/// A line on stderr about the run's progress, unless `--quiet`.
+macro_rules! note {
+    ($talk:expr, $($arg:tt)*) => {
+        if $talk != Talk::Quiet {
+            eprintln!($($arg)*);
+        }
+    };
+}
+
+/// A progress bar, or nothing with `--quiet`.
+fn bar(talk: Talk) -> Option<Bar> {
+    (talk != Talk::Quiet).then(Bar::new)
+}
+
+/// What reports the progress of `bar`.
+fn progress(bar: &Option<Bar>) -> &dyn Progress {
+    match bar {
+        Some(b) => b,
+        None => &Silent,
+    }
 }
 
 /// The table a `generate` invocation means: a table's name, or a family's id with its
@@ -111,9 +161,10 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
         );
     }
     let name = table_name(&a)?;
-    let dense = generate_one(&name, &a.out, a.threads)?;
+    let talk = Talk::of(&a);
+    let dense = generate_one(&name, &a.out, a.threads, talk)?;
     if a.compress {
-        cli::compress::compress_one(&dense, a.threads, None, a.level)?;
+        cli::compress::compress_one(&dense, a.threads, None, a.level, talk != Talk::Quiet)?;
         if !a.keep_dense {
             remove(&dense)?;
         }
@@ -171,6 +222,7 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         budget.set_limit(budget.limit().max(half));
     }
     let total = set.order.len();
+    let talk = Talk::of(a);
     let start = std::time::Instant::now();
     let (mut made, mut skipped) = (0, 0);
     // Positions of the tables to make, for the estimate of the time left.
@@ -187,7 +239,7 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         // A run killed while it wrote this table, or compressed or trimmed it, left its
         // temporary file (the table under its final name is whole: the last form made).
         for t in retro::table::writer::remove_stale_temps(&a.out, &name)? {
-            eprintln!("removed {}, left by an interrupted run", t.display());
+            note!(talk, "removed {}, left by an interrupted run", t.display());
         }
         let elapsed = start.elapsed().as_secs_f64();
         let clock = match done_positions {
@@ -199,19 +251,24 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
             ),
         };
         if !to_make[i] || !set.to_make(&entry, &a.out) {
-            eprintln!("[{}/{total}] {name}: present, skipped ({clock})", i + 1);
+            note!(
+                talk,
+                "[{}/{total}] {name}: present, skipped ({clock})",
+                i + 1
+            );
             skipped += 1;
         } else {
             // What it will take, said before a solve that may run for half an hour.
             let cost = cost(&entry);
-            eprintln!(
+            note!(
+                talk,
                 "[{}/{total}] {name}: {} positions, about {} of memory, a {} file ({clock})",
                 i + 1,
                 cost.positions,
                 retro::memory::Bytes(cost.memory_bytes),
                 retro::memory::Bytes(cost.file_bytes)
             );
-            generate_one(&name, &a.out, a.threads)?;
+            generate_one(&name, &a.out, a.threads, talk)?;
             made += 1;
             done_positions += cost.positions;
             left -= cost.positions;
@@ -226,7 +283,8 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
             }
         }
     }
-    eprintln!(
+    note!(
+        talk,
         "chess: {made} tables generated, {skipped} already present, in {:.1} s",
         start.elapsed().as_secs_f64()
     );
@@ -259,7 +317,8 @@ fn settle(
             true => (cli::compress::SidesArg::Both, compressed::TRIAL_LEVEL),
             false => (cli::compress::SidesArg::One, a.level),
         };
-        cli::compress::compress_one(&dense, a.threads, Some(sides), level)?;
+        let say = Talk::of(a) != Talk::Quiet;
+        cli::compress::compress_one(&dense, a.threads, Some(sides), level, say)?;
     }
     if !a.keep_dense {
         set.release(entry);
@@ -282,10 +341,13 @@ fn trim(set: &mut set::Set, entry: &set::Entry, out: &Path, a: &GenerateArgs) ->
     }
     set.release(entry);
     let table = retro::table::Table::open_unverified(&small)?;
-    let bar = Bar::new();
-    let trimmed = with_threads(a.threads, || compressed::trim(&table, out, a.level, &bar))??;
-    bar.finish();
-    if let Some(c) = trimmed {
+    let talk = Talk::of(a);
+    let bar = bar(talk);
+    let trimmed = with_threads(a.threads, || {
+        compressed::trim(&table, out, a.level, progress(&bar))
+    })??;
+    bar.iter().for_each(Bar::finish);
+    if let (Some(c), true) = (trimmed, talk != Talk::Quiet) {
         outln!(
             "wrote {} ({} bytes): section '{}' now found one ply on, as nothing left to make reads it",
             c.path.display(),
@@ -296,23 +358,29 @@ fn trim(set: &mut set::Set, entry: &set::Entry, out: &Path, a: &GenerateArgs) ->
     Ok(())
 }
 
-/// Generate one table and print its summary; the dense file written.
-fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Result<PathBuf> {
+/// Generate one table and print its summary (one line, or the statistics in full); the
+/// dense file written.
+fn generate_one(name: &str, out: &Path, threads: Option<usize>, talk: Talk) -> Result<PathBuf> {
     let plugin = retro::GAMES.plugin_in(name, out)?;
-    eprintln!("generating {} ({})", plugin.name(), plugin.title());
-    let bar = Bar::new();
-    let done = with_threads(threads, || generate(&*plugin, out, &bar))??;
-    bar.finish();
+    note!(talk, "generating {} ({})", plugin.name(), plugin.title());
+    let bar = bar(talk);
+    let done = with_threads(threads, || generate(&*plugin, out, progress(&bar)))??;
+    bar.iter().for_each(Bar::finish);
     for t in &done.removed_temps {
-        eprintln!(
+        note!(
+            talk,
             "removed {}, left by an interrupted run of this table",
             t.display()
         );
     }
+    if talk == Talk::Quiet {
+        return Ok(done.path);
+    }
     let unit = plugin.distance_unit();
     let stats = summary::stats(&done.header, unit);
-    out!("{}", summary::render(&stats, unit))?;
-    let legal: u64 = stats.iter().map(|s| s.legal).sum();
+    if talk == Talk::Full {
+        out!("{}", summary::render(&stats, unit))?;
+    }
     // Its checksums were computed from the very bytes written: reading the whole file back
     // to check them again would double the writing's cost (the records went past the
     // page cache, so every byte would come back from the disk).
@@ -320,8 +388,11 @@ fn generate_one(name: &str, out: &std::path::Path, threads: Option<usize>) -> Re
     for line in plugin.summary_lines(&table) {
         outln!("{line}")?;
     }
+    let legal: u64 = stats.iter().map(|s| s.legal).sum();
     outln!(
-        "solved {legal} positions in {:.2} s ({:.1} million positions/s); wrote {} ({} bytes) in {:.2} s total",
+        "{}: {}; solved {legal} positions in {:.2} s ({:.1} million positions/s); wrote {} ({} bytes) in {:.2} s total",
+        plugin.name(),
+        summary::one_line(&stats, unit),
         done.solve_seconds,
         legal as f64 / done.solve_seconds.max(1e-9) / 1e6,
         done.path.display(),

@@ -39,6 +39,24 @@ fn probe_json(fen: &str) -> serde_json::Value {
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
+/// `generate --quiet` says nothing, on either stream, and makes the table; `--quiet` with
+/// `--verbose` is refused before anything is written.
+#[test]
+fn quiet_generation_prints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(&[
+        "generate", "chess", "KRvK", "--metric", "both", "--out", d, "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((stdout(&o), stderr(&o)), (String::new(), String::new()));
+    assert!(dir.path().join("KRvK.dtz.rtb").exists());
+    let o = retro(&["generate", "kbnk", "--out", d, "--quiet", "--verbose"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--verbose"), "{}", stderr(&o));
+    assert!(!dir.path().join("kbnk.rtb").exists());
+}
+
 /// `retro generate kbnk` with 1 and 2 threads: the summary, identical bytes (also identical
 /// to the shared fixture, written by the library), only the finished file left, mode 0644.
 #[test]
@@ -46,18 +64,38 @@ fn generate_writes_identical_bytes_and_only_the_finished_file() {
     let mut files = Vec::new();
     for threads in ["1", "2"] {
         let dir = tempfile::tempdir().unwrap();
-        let o = retro(&[
+        // With 2 threads, the statistics in full too (`--verbose`).
+        let verbose = threads == "2";
+        let mut args = vec![
             "generate",
             "kbnk",
             "--out",
             dir.path().to_str().unwrap(),
             "--threads",
             threads,
-        ]);
+        ];
+        args.extend(verbose.then_some("--verbose"));
+        let o = retro(&args);
         assert!(o.status.success(), "generate failed: {}", stderr(&o));
         let out = stdout(&o);
-        assert!(out.contains("longest 33 moves (552 positions)"), "{out}");
-        assert!(out.contains("longest 33 moves (1480 positions)"), "{out}");
+        // By default one line: KBNK's published counts (both sides to move, light-squared
+        // bishops), the longest mates of either side together; with `--verbose`, each
+        // side's and the positions per distance before it.
+        if verbose {
+            assert!(out.contains("longest 33 moves (552 positions)"), "{out}");
+            assert!(out.contains("longest 33 moves (1480 positions)"), "{out}");
+            assert!(out.lines().count() > 30, "{out}");
+        } else {
+            assert_eq!(out.lines().count(), 1, "{out}");
+        }
+        let last = out.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with(
+                "kbnk: 12268044 positions: 5411092 wins, 5594084 losses, 1262868 draws; \
+                 longest 33 moves (2032 positions); solved 12268044 positions in "
+            ),
+            "{last}"
+        );
         assert!(out.contains("positions/s"), "{out}");
         let names: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
