@@ -44,8 +44,10 @@ pub fn explained(e: &(dyn Error + 'static)) -> String {
 fn own_fix(e: &(dyn Error + 'static)) -> Option<String> {
     if let Some(e) = e.downcast_ref::<RegistryError>() {
         return match e {
-            RegistryError::Missing { name, dir } => generate_command(name)
-                .map(|c| format!(": create it with `{c} --out {}`", dir.display())),
+            RegistryError::Missing { name, dir } | RegistryError::NoFolder { name, dir } => {
+                generate_command(name)
+                    .map(|c| format!(": create it with `{c} --out {}`", dir.display()))
+            }
             RegistryError::Table(t) => table_fix(t),
             RegistryError::Open(e) => fix(e.as_ref()),
             RegistryError::Unknown { .. } | RegistryError::BadParams(_) => None,

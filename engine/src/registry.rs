@@ -30,6 +30,13 @@ pub trait Family: Sync {
     /// own (chess sub-tables). [`OpenError::BadName`] says what is wrong with the name.
     fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError>;
 
+    /// OPTIONAL. What is wrong with table name `name`, if anything, found from the name
+    /// alone (no file read): a missing table is then only suggested for a name that could
+    /// be made. Default: nothing (every claimed name is taken as well-formed).
+    fn check_name(&self, _name: &str) -> Result<(), String> {
+        Ok(())
+    }
+
     /// OPTIONAL. The name of the table with these parameters (the inverse of the name's
     /// parsing), for commands that take them as flags. Default: the family has no
     /// parameters, and its id is its only name.
@@ -104,6 +111,9 @@ pub enum RegistryError {
     /// No file of the table: made with the family's [`Family::generate_args`].
     #[error("no table '{name}' in {dir}")]
     Missing { name: String, dir: PathBuf },
+    /// The tables folder itself is not there.
+    #[error("no table '{name}': the folder {dir} does not exist")]
+    NoFolder { name: String, dir: PathBuf },
     #[error(transparent)]
     Table(#[from] TableError),
 }
@@ -202,7 +212,14 @@ impl Registry {
         if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
         {
             // Refuse a bad name before naming a missing file.
-            self.family_of(name).ok_or_else(|| self.unknown(name))?;
+            let family = self.family_of(name).ok_or_else(|| self.unknown(name))?;
+            family.check_name(name).map_err(RegistryError::BadParams)?;
+            if !dir.is_dir() {
+                return Err(RegistryError::NoFolder {
+                    name: name.to_string(),
+                    dir: dir.to_path_buf(),
+                });
+            }
             return Err(RegistryError::Missing {
                 name: name.to_string(),
                 dir: dir.to_path_buf(),

@@ -66,6 +66,7 @@ pub fn targets(materials: &[String], all: Option<usize>) -> Result<Vec<Material>
             "--all takes 3, 4 or 5 (pieces, kings included), not {n}: 6-piece tables are \
              made one material at a time (`retro generate chess KRRvKRR`)"
         ),
+        ([], None) => bail!("give a material (e.g. `retro generate chess KQvKR`) or `--all N`"),
         _ => bail!("give one material or more (e.g. `KQvKR`), or `--all N`, not both"),
     };
     if targets.iter().any(|t| t.is_bare_kings()) {

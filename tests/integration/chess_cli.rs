@@ -219,7 +219,7 @@ fn bad_input_is_refused() {
             &["generate", "chess", "--all", "6", "--out", d],
             "--all takes 3, 4 or 5",
         ),
-        (&["generate", "chess", "--out", d], "give one material"),
+        (&["generate", "chess", "--out", d], "give a material"),
         (
             &[
                 "probe",

@@ -39,6 +39,44 @@ fn probe_json(fen: &str) -> serde_json::Value {
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
+/// Every command a message suggests works as printed, and a bad name or a folder that is not
+/// there is said to be so (exit 2), not answered with a command that would fail.
+#[test]
+fn suggestions_work_as_printed_and_bad_names_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("made");
+    let fen = "8/8/8/8/8/2k5/8/KQ5r w - - 0 1";
+    let o = retro(&["probe", "chess", fen, "--tables", d.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("does not exist"), "{e}");
+    // The suggested command, run as printed, makes what the probe needs.
+    let command = e.split('`').nth(1).expect(&e);
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[..2], ["retro", "generate"], "{command}");
+    let made = retro(&words[1..].iter().copied().chain(["-q"]).collect::<Vec<_>>());
+    assert!(made.status.success(), "{command}: {}", stderr(&made));
+    let o = retro(&["probe", "chess", fen, "--tables", d.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("white mates in 9"), "{}", stdout(&o));
+    // Names that are no table: said so, and no command suggested.
+    for (name, says) in [
+        ("kqvk", "is not a material"),
+        ("KRvKQ", "the table of KRvKQ is KQvKR"),
+    ] {
+        let o = retro(&["probe", name, fen, "--tables", d.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(says) && !stderr(&o).contains("generate"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = retro(&["generate", "chess", "--out", d.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("give a material"), "{}", stderr(&o));
+}
+
 /// `generate --quiet` says nothing, on either stream, and makes the table; `--quiet` with
 /// `--verbose` is refused before anything is written.
 #[test]

@@ -16,6 +16,26 @@ pub static FAMILY: ChessFamily = ChessFamily;
 /// side to move from its own sub-tables) and how the FEN router finds a material's table.
 pub static CHESS: Registry = Registry::new(&[&FAMILY]);
 
+/// The material of table `name` and whether it is the DTZ table, or what is wrong with the
+/// name: not a material, bare kings, or not the canonical name of its material.
+fn material_of(name: &str) -> Result<(super::material::Material, bool), String> {
+    let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
+        Some(m) => (m, true),
+        None => (name, false),
+    };
+    let m = super::material::Material::parse(material).map_err(|e| e.to_string())?;
+    if m.is_bare_kings() {
+        return Err("KvK has no table: two bare kings are a draw".into());
+    }
+    let (c, _) = m.canonical();
+    if c.to_string() != material {
+        return Err(format!(
+            "the table of {m} is {c} (Syzygy's colouring and piece order)"
+        ));
+    }
+    Ok((c, dtz))
+}
+
 impl Family for ChessFamily {
     fn id(&self) -> &'static str {
         "chess"
@@ -27,24 +47,11 @@ impl Family for ChessFamily {
     fn claims(&self, name: &str) -> bool {
         name.starts_with(['K', 'k']) && name.contains(['v', 'V'])
     }
+    fn check_name(&self, name: &str) -> Result<(), String> {
+        material_of(name).map(|_| ())
+    }
     fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
-        let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
-            Some(m) => (m, true),
-            None => (name, false),
-        };
-        let m = super::material::Material::parse(material)
-            .map_err(|e| OpenError::BadName(e.to_string()))?;
-        if m.is_bare_kings() {
-            return Err(OpenError::BadName(
-                "KvK has no table: two bare kings are a draw".into(),
-            ));
-        }
-        let (c, _) = m.canonical();
-        if c.to_string() != material {
-            return Err(OpenError::BadName(format!(
-                "the table of {m} is {c} (Syzygy's colouring and piece order)"
-            )));
-        }
+        let (c, dtz) = material_of(name).map_err(OpenError::BadName)?;
         if dtz {
             let game = super::dtz::ChessDtz::open(&c, dir)?;
             return Ok(Box::new(game));
