@@ -55,11 +55,11 @@ enum GomokuCommand {
     /// graph or be proven lost for white by the sound threat-sequence search, or else by the
     /// sound proof search (quiet moves), whose finds `--repair` adds to the graph.
     Validate(cli::gomoku::ValidateArgs),
-    /// Prove black wins a position (moves "h8 h9 g9" or a board) with the proof search:
-    /// threat sequences plus quiet moves, every white reply answered.
-    Prove(cli::gomoku_prove::ProveArgs),
-    /// Grow a whole strategy for black from a position with the DAG proof search, with
-    /// progress, checkpoints (FILE.checkpoint) and resume; the strategy written is validated.
+    /// Prove that black wins a position (moves "h8 h9 g9" or a board) and say how: the same
+    /// search as `solve`, answered at once, with no checkpoint; --out writes the strategy.
+    Prove(cli::gomoku_solve::ProveArgs),
+    /// Prove a position as `prove` does, for long runs: the strategy is written to --out,
+    /// with checkpoints (FILE.checkpoint) to resume from; the strategy written is validated.
     Solve(cli::gomoku_solve::SolveArgs),
 }
 
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         Command::Decompress(a) => cli::compress::run_decompress(&a),
         Command::Plan(a) => cli::plan::run(&a),
         Command::Gomoku(GomokuCommand::Validate(a)) => cli::gomoku::run_validate(&a),
-        Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_prove::run_prove(&a),
+        Command::Gomoku(GomokuCommand::Prove(a)) => cli::gomoku_solve::run_prove(&a),
         Command::Gomoku(GomokuCommand::Solve(a)) => cli::gomoku_solve::run_solve(&a),
         #[cfg(feature = "server")]
         Command::Serve(a) => retro::serve::run(&a.options())

@@ -1,9 +1,11 @@
-//! `retro gomoku solve POSITION --out FILE`: grows a whole strategy with the DAG proof
-//! search (`gomoku::solve`), shows progress on stderr, checkpoints to `FILE.checkpoint`
-//! and resumes from it, and checks the strategy it writes with the validator.
+//! `retro gomoku solve POSITION --out FILE` and `retro gomoku prove POSITION [--out FILE]`:
+//! one search, the DAG proof search (`gomoku::solve`), with progress on stderr and the
+//! strategy found checked by the validator before it is written. `solve` is for long runs:
+//! it checkpoints to `FILE.checkpoint` and resumes from it. `prove` answers at once and
+//! keeps nothing but the strategy, when asked for one.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -27,10 +29,33 @@ const MAX_DEPTH_COST: u64 = 1_000_000;
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    pub pos: PositionArgs,
+    pub search: SearchArgs,
     /// Where to write the strategy (project format). The checkpoint is FILE.checkpoint.
     #[arg(long)]
     pub out: PathBuf,
+    /// Seconds between checkpoints (0: none).
+    #[arg(long, default_value_t = 60.0, value_parser = super::seconds)]
+    pub checkpoint_every: f64,
+    /// Ignore (and overwrite) an existing checkpoint instead of resuming from it.
+    #[arg(long)]
+    pub fresh: bool,
+}
+
+/// Arguments of `retro gomoku prove`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Write the strategy found (project format) to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The search's question and limits, the same for `solve` and `prove`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
     /// Seconds before giving up (this run; a resumed run gets its own).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).time_limit.as_secs_f64(), value_parser = super::seconds)]
     pub time_limit: f64,
@@ -52,12 +77,6 @@ pub struct SolveArgs {
     /// wide shallow proofs over deep forcing lines (ordering only, never soundness).
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).depth_cost, value_parser = super::whole(0, MAX_DEPTH_COST))]
     pub depth_cost: u64,
-    /// Seconds between checkpoints (0: none).
-    #[arg(long, default_value_t = 60.0, value_parser = super::seconds)]
-    pub checkpoint_every: f64,
-    /// Ignore (and overwrite) an existing checkpoint instead of resuming from it.
-    #[arg(long)]
-    pub fresh: bool,
     /// Do not validate the strategy written.
     #[arg(long)]
     pub no_validate: bool,
@@ -139,11 +158,36 @@ fn checkpoint_path(out: &std::path::Path) -> PathBuf {
 
 /// Runs `retro gomoku solve`. `Ok(true)`: proven, written and validated; `Ok(false)`: not
 /// proven within the limits; `Err`: bad input, or a file could not be read or written.
-pub fn run_solve(args: &SolveArgs) -> anyhow::Result<bool> {
-    with_threads(args.threads, || solve_inner(args))?
+pub fn run_solve(a: &SolveArgs) -> anyhow::Result<bool> {
+    let checkpoint = Checkpoints {
+        path: checkpoint_path(&a.out),
+        every: Duration::from_secs_f64(a.checkpoint_every),
+        fresh: a.fresh,
+    };
+    with_threads(a.search.threads, || {
+        search(&a.search, Some(&a.out), Some(&checkpoint))
+    })?
 }
 
-fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
+/// Runs `retro gomoku prove`: the same search as `solve`, without checkpoints.
+pub fn run_prove(a: &ProveArgs) -> anyhow::Result<bool> {
+    with_threads(a.search.threads, || {
+        search(&a.search, a.out.as_deref(), None)
+    })?
+}
+
+/// Where and how often a long search saves itself.
+struct Checkpoints {
+    path: PathBuf,
+    every: Duration,
+    fresh: bool,
+}
+
+fn search(
+    args: &SearchArgs,
+    out: Option<&Path>,
+    checkpoints: Option<&Checkpoints>,
+) -> anyhow::Result<bool> {
     let (pos, limit) = args.pos.read()?;
     let rules = Rules::from(args.pos.rules);
     let mut cfg = SolveConfig::new(rules, limit.black_moves);
@@ -158,20 +202,20 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
     let b = &pos.board;
     let black_to_move = pos.black_to_move();
 
-    let cp = checkpoint_path(&args.out);
     // Only a checkpoint that is not there at all means a new search; one that cannot be
     // read is an error, not something to overwrite.
-    let saved = if args.fresh {
-        None
-    } else {
-        match retro::input::read(&cp, "a checkpoint", CHECKPOINT_MAX) {
+    let saved = match checkpoints {
+        None => None,
+        Some(c) if c.fresh => None,
+        Some(c) => match retro::input::read(&c.path, "a checkpoint", CHECKPOINT_MAX) {
             Ok(bytes) => Some(bytes),
             Err(InputError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 None
             }
             Err(e) => return Err(anyhow::Error::from(e).context("cannot read the checkpoint")),
-        }
+        },
     };
+    let cp = checkpoints.map_or(PathBuf::new(), |c| c.path.clone());
     let mut solver = match saved {
         // Checked before any work: a graph grown with other options does not resume.
         Some(bytes) => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
@@ -200,7 +244,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         },
         None => Solver::new(b, black_to_move, cfg),
     };
-    let every = Duration::from_secs_f64(args.checkpoint_every);
+    let every = checkpoints.map_or(Duration::ZERO, |c| c.every);
     let mut ticker = Ticker::new(args.quiet);
     let mut last_save = Instant::now();
     let stop = loop {
@@ -242,7 +286,7 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
             cfg.threat.node_limit,
             tries_line(b, &solver.root_tries())
         )?;
-        if !every.is_zero() && stop != Stop::Refuted {
+        if checkpoints.is_some() && !every.is_zero() && stop != Stop::Refuted {
             outln!("checkpoint: {} (run again to resume)", cp.display())?;
         }
         return Ok(false);
@@ -263,10 +307,11 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
         if !report.valid() {
             outln!("{report}")?;
             bail!(
-                "the strategy found does not validate, so {} was not written (a bug: please \
-                 report it); the checkpoint {} is kept",
-                args.out.display(),
-                cp.display()
+                "the strategy found does not validate, so it was not written (a bug: please \
+                 report it){}",
+                checkpoints
+                    .map(|c| format!("; the checkpoint {} is kept", c.path.display()))
+                    .unwrap_or_default()
             );
         }
         outln!(
@@ -276,15 +321,19 @@ fn solve_inner(args: &SolveArgs) -> anyhow::Result<bool> {
             report.listed_replies
         )?;
     }
+    let first = s.start.cell_name(s.root.mv as usize);
+    let Some(out) = out else {
+        outln!("strategy: black plays {first} first (--out FILE writes it)")?;
+        return Ok(true);
+    };
     let text = serde_json::to_string_pretty(&s.to_project_json())?;
-    retro::atomic::write(&args.out, (text + "\n").as_bytes())
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    retro::atomic::write(out, (text + "\n").as_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
     outln!(
-        "strategy: black plays {} first; written to {}",
-        s.start.cell_name(s.root.mv as usize),
-        args.out.display()
+        "strategy: black plays {first} first; written to {}",
+        out.display()
     )?;
-    if cp.exists() {
+    if checkpoints.is_some() && cp.exists() {
         let _ = std::fs::remove_file(&cp);
     }
     Ok(true)
