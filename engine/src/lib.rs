@@ -13,8 +13,10 @@ pub mod disk;
 pub mod error;
 pub mod game;
 pub mod generate;
+pub mod huge;
 pub mod input;
 pub mod memory;
+pub mod metric;
 pub mod plugin;
 pub mod present;
 pub mod probe;
@@ -25,6 +27,7 @@ pub mod selftest;
 pub mod solve;
 pub mod summary;
 pub mod table;
+pub mod value;
 pub mod verify;
 
 #[cfg(test)]

@@ -33,6 +33,16 @@ pub struct Bar {
     _lines: Option<mpsc::Sender<()>>,
 }
 
+/// A span of time for people: `42 s`, `3 min 10 s`, `1 h 5 min`.
+pub fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
 /// How often a phase says where it is when stderr is not a terminal.
 pub const QUIET_EVERY: Duration = Duration::from_secs(10);
 
@@ -68,7 +78,7 @@ impl Bar {
 /// Where the phase of `bar` is, in one plain line: `  retrograde: 42% (at 1 min 3 s)`.
 fn plain_line(bar: &indicatif::ProgressBar, start: Instant) -> String {
     let name = bar.message();
-    let at = crate::summary::duration(start.elapsed().as_secs_f64());
+    let at = duration(start.elapsed().as_secs_f64());
     match bar.length().filter(|&n| n > 0) {
         Some(n) => format!(
             "  {name}: {}% (at {at})",
@@ -154,5 +164,16 @@ mod tests {
         assert_eq!(rate_text(0.4), "0/s");
         // Both templates parse, with the rate key.
         let (_, _) = (style(true), style(false));
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(super::duration(41.6), "42 s");
+        assert_eq!(super::duration(190.0), "3 min 10 s");
+        assert_eq!(super::duration(3900.0), "1 h 5 min");
+        assert_eq!(super::duration(-1.0), "0 s");
     }
 }

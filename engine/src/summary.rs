@@ -144,23 +144,4 @@ pub fn one_line(stats: &[SectionStats], unit: DistanceUnit) -> String {
 
 pub use crate::table::metric::longest;
 
-/// A span of time for people: `42 s`, `3 min 10 s`, `1 h 5 min`.
-pub fn duration(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
-    }
-}
-
-#[cfg(test)]
-mod duration_tests {
-    #[test]
-    fn durations_read_as_people_say_them() {
-        assert_eq!(super::duration(41.6), "42 s");
-        assert_eq!(super::duration(190.0), "3 min 10 s");
-        assert_eq!(super::duration(3900.0), "1 h 5 min");
-        assert_eq!(super::duration(-1.0), "0 s");
-    }
-}
+pub use crate::progress::duration;

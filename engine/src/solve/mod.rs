@@ -5,7 +5,7 @@
 
 mod ascending;
 mod bytes;
-pub mod huge;
+pub use crate::huge;
 pub mod one_byte;
 pub mod restart;
 pub mod two_queue;

@@ -30,7 +30,7 @@ pub mod compressed;
 pub mod damage;
 mod direct;
 pub mod header;
-pub mod metric;
+pub use crate::metric;
 pub mod reader;
 pub mod shared;
 pub mod storage;
@@ -46,8 +46,7 @@ pub use writer::{write_records, write_records_as, write_table};
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 3;
-/// Bins of a section's histogram: one per [`crate::game::Value::code`].
-pub const VALUE_CODES: usize = 257;
+pub use crate::metric::VALUE_CODES;
 /// Payload alignment: a page, so each section can be mapped and read on its own.
 pub const ALIGN: u64 = 4096;
 /// The file name extension of table files.

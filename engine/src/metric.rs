@@ -12,7 +12,10 @@
 //! Code of a DTZ record: 0 illegal, 1 draw, `2p` a win in `p ≥ 1` plies, `2p + 3` a loss in
 //! `p ≥ 0` plies, up to [`DTZ_MAX_PLIES`].
 
-use crate::game::{Value, NO_MOVE};
+use crate::value::{Value, NO_MOVE};
+
+/// Bins of a section's histogram: one per [`Value::code`].
+pub const VALUE_CODES: usize = 257;
 
 /// The header parameter that names a table's metric (absent: DTM).
 pub const PARAM: &str = "metric";
@@ -50,7 +53,7 @@ impl Metric {
     /// Bins of a section's histogram: one per value code.
     pub fn codes(self) -> usize {
         match self {
-            Metric::Dtm => super::VALUE_CODES,
+            Metric::Dtm => VALUE_CODES,
             Metric::Dtz => 2 * DTZ_MAX_PLIES as usize + 4,
         }
     }
