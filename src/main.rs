@@ -25,18 +25,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve a game and write its table (tables/<name>.rtb).
+    /// Solve and write tables: chess (a material, or every one of up to N pieces, DTM and
+    /// DTZ), KBNK, k-in-a-row boards (tables/<name>.rtb).
     Generate(cli::generate::GenerateArgs),
-    /// Look positions up: value, distance, best move and every move's result.
+    /// Look positions up in any table (chess by FEN, KBNK, k-in-a-row): value, distance,
+    /// best move and every move's result.
     Probe(cli::probe::ProbeArgs),
-    /// Show a table file's header, parameters, statistics and checksum status.
+    /// Show any table file's header, parameters, statistics and checksum status (chess,
+    /// KBNK, k-in-a-row; dense or compressed).
     Info(cli::info::InfoArgs),
-    /// Check a table file: its checksums, then every record against its successors.
+    /// Check any table file (chess, KBNK, k-in-a-row): its checksums, then every record
+    /// against its successors.
     Verify(cli::verify::VerifyArgs),
-    /// Write a table's compressed form (.rtbc) beside it: its values in checksummed zstd
-    /// blocks, read a block at a time by probe, serve, info and verify.
+    /// Write a table's compressed form (.rtbc) beside it, for any game: its values in
+    /// checksummed zstd blocks (chess: one side to move), read by probe, serve, info and verify.
     Compress(cli::compress::CompressArgs),
-    /// Rebuild the dense table (.rtb) from its compressed form, byte for byte.
+    /// Rebuild the dense table (.rtb) from its compressed form, byte for byte (any game).
     Decompress(cli::compress::DecompressArgs),
     /// The task graph of a chess table set as JSON: each table, the sub-tables it reads,
     /// its size and its estimated peak memory, in dependency order (for distributed runners).
@@ -44,7 +48,8 @@ enum Command {
     /// Gomoku (15x15): validate, prove and solve winning strategies for black.
     #[command(subcommand)]
     Gomoku(GomokuCommand),
-    /// Serve the tables over HTTP: JSON API and web viewer (generates missing default tables).
+    /// Serve a folder of tables over HTTP, every game: a JSON API, the Lichess tablebase API
+    /// for chess, and the web viewer (makes the default tables where missing).
     #[cfg(feature = "server")]
     Serve(cli::serve::ServeArgs),
 }
