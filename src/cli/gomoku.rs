@@ -20,7 +20,7 @@ use super::gomoku_prove::ProofArgs;
 /// Arguments of `retro gomoku validate`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
-    /// Strategy graph: the project's JSON format or the seed's published nested format.
+    /// Strategy graph: retro's JSON format, or the nested format of the published strategy.
     pub file: PathBuf,
     /// Rules: standard (exactly five wins) or freestyle (five or more). Default: the
     /// file's, else standard.

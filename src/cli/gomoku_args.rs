@@ -25,7 +25,7 @@ use retro::gomoku::rules::position::Position;
 pub struct LimitArgs {
     /// Black's five must come on or before this stone (stones counted from the first move;
     /// black's move m is stone 2m - 1). Default: the strategy file's limit (validate), else
-    /// 35 (the seed's claim: black's 18th move).
+    /// 35 (the published claim: black wins by his 18th move).
     #[arg(long, conflicts_with = "max_black_moves", value_parser = super::whole(1, MAX_STONES))]
     pub max_stones: Option<u32>,
     /// The same limit in black moves (black's five on or before black's move N).
@@ -34,7 +34,7 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// The limit: these options, else `file` (in black moves), else the seed's 35 stones.
+    /// The limit: these options, else `file` (in black moves), else the published claim's 35 stones.
     pub fn limit(&self, file: Option<u32>) -> MoveLimit {
         match (self.max_stones, self.max_black_moves, file) {
             (Some(s), _, _) => MoveLimit::from_stones(s),

@@ -39,6 +39,44 @@ fn probe_json(fen: &str) -> serde_json::Value {
     serde_json::from_str(&stdout(&o)).unwrap()
 }
 
+/// The help speaks to users: it leads with chess, every command's help names the games it
+/// is for, and no help text uses the project's own history ("stop", "review", "seed").
+#[test]
+fn help_leads_with_chess_and_speaks_to_users() {
+    let top = stdout(&retro(&["--help"]));
+    let first = top.lines().next().unwrap_or_default();
+    assert!(first.contains("chess"), "{first}");
+    let commands = [
+        vec!["generate"],
+        vec!["probe"],
+        vec!["info"],
+        vec!["verify"],
+        vec!["compress"],
+        vec!["decompress"],
+        vec!["plan"],
+        vec!["serve"],
+        vec!["gomoku"],
+        vec!["gomoku", "validate"],
+        vec!["gomoku", "prove"],
+        vec!["gomoku", "solve"],
+    ];
+    for c in commands {
+        let o = retro(&c.iter().copied().chain(["--help"]).collect::<Vec<_>>());
+        assert!(o.status.success(), "{c:?}");
+        let text = stdout(&o).to_lowercase();
+        for word in [" stop ", "review", "seed"] {
+            assert!(!text.contains(word), "{c:?} says '{word}':\n{text}");
+        }
+        let about = text.lines().next().unwrap_or_default();
+        assert!(
+            ["chess", "gomoku", "k-in-a-row", "any game", "every game"]
+                .iter()
+                .any(|g| about.contains(g)),
+            "{c:?} names no game: {about}"
+        );
+    }
+}
+
 /// Every command a message suggests works as printed, and a bad name or a folder that is not
 /// there is said to be so (exit 2), not answered with a command that would fail.
 #[test]
