@@ -56,14 +56,14 @@ enum Command {
 
 #[derive(Subcommand)]
 enum GomokuCommand {
-    /// Validate a winning strategy graph for black: every white reply must continue in the
+    /// Validate a gomoku strategy graph for black: every white reply must continue in the
     /// graph or be proven lost for white by the sound threat-sequence search, or else by the
     /// sound proof search (quiet moves), whose finds `--repair` adds to the graph.
     Validate(cli::gomoku::ValidateArgs),
-    /// Prove that black wins a position (moves "h8 h9 g9" or a board) and say how: the same
+    /// Prove that black wins a gomoku position (moves "h8 h9 g9" or a board): the same
     /// search as `solve`, answered at once, with no checkpoint; --out writes the strategy.
     Prove(cli::gomoku_solve::ProveArgs),
-    /// Prove a position as `prove` does, for long runs: the strategy is written to --out,
+    /// Prove a gomoku position as `prove` does, for long runs: the strategy goes to --out,
     /// with checkpoints (FILE.checkpoint) to resume from; the strategy written is validated.
     Solve(cli::gomoku_solve::SolveArgs),
 }
