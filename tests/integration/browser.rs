@@ -231,7 +231,11 @@ async fn viewer_in_chromium() {
     let (_driver, webdriver) = start_driver().await;
     let profile = tempfile::tempdir().unwrap();
     let c = connect(&webdriver, profile.path()).await;
-    let mut result = run(&c, &base, dir).await;
+    // The answers of every route first, at the desktop width the session starts with.
+    let mut result = super::browser_answers::same_answers(&c).await;
+    if result.is_ok() {
+        result = run(&c, &base, dir).await;
+    }
     if result.is_ok() {
         result = super::browser_analysis::analysis_board(&c, &base, dir).await;
     }
@@ -529,7 +533,7 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
 
     // 2. Drag the white king a1 -> b2: a legal move, so it is played (black to move).
     drag(c, "[data-square=a1] .piece", "[data-square=b2]").await;
-    let fen2 = "8/8/8/3k4/8/8/1K6/1BN5 b - - 0 1";
+    let fen2 = "8/8/8/3k4/8/8/1K6/1BN5 b - - 1 1";
     let shown2 = kbnk_shows(c, fen2).await;
     let j2 = kbnk_probe(dir, fen2);
     assert_eq!(shown2, kbnk_headline(&j2));
@@ -541,7 +545,7 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
 
     // 3. Drag the black king next to the white one (not a move: an edit): illegal, and why.
     drag(c, "[data-square=d5] .piece", "[data-square=c3]").await;
-    let shown3 = kbnk_shows(c, "8/8/8/8/8/2k5/1K6/1BN5 b - - 0 1").await;
+    let shown3 = kbnk_shows(c, "8/8/8/8/8/2k5/1K6/1BN5 b - - 1 1").await;
     assert!(
         shown3.starts_with("Illegal") && shown3.contains("adjacent"),
         "{shown3}"
@@ -666,6 +670,12 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
         )
         .await?;
     let played = state[0].as_i64().unwrap() - ply0;
+    // Stopped, the button is still where it was: the list of moves keeps its height.
+    let top_stopped = c.execute(top, vec![]).await?.as_f64().unwrap();
+    assert_eq!(
+        top0, top_stopped,
+        "the stop button moved when autoplay stopped"
+    );
     let fen6 = state[1].as_str().unwrap().to_string();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let ply_later = c.execute(&format!("return {ply}"), vec![]).await?;

@@ -173,7 +173,7 @@ pub(super) async fn analysis_board(c: &Client, base: &str, dir: &Path) -> Result
         .await?
         .click()
         .await?;
-    let mated = "7k/4N3/5BK1/8/8/8/8/8 b - - 0 1";
+    let mated = "7k/4N3/5BK1/8/8/8/8/8 b - - 1 1";
     let head = kbnk_shows(c, mated).await;
     let jm = kbnk_probe(dir, mated);
     assert_eq!(jm["check"], true);

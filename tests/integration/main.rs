@@ -7,6 +7,7 @@ mod process_group;
 
 mod browser;
 mod browser_analysis;
+mod browser_answers;
 mod browser_tables;
 mod chess_bareking;
 mod chess_cli;

@@ -48,6 +48,9 @@ struct Answer {
     dtz_category: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dtz_error: Option<String>,
+    /// The position's halfmove clock, which `dtz_category` counts from.
+    #[serde(skip)]
+    halfmove: u32,
 }
 
 #[derive(Serialize)]
@@ -275,11 +278,23 @@ impl ProbeAnswer for Rendered {
         let a = &self.answer;
         let mut text = format!("{} ({})\n{}\n", a.fen, a.table, a.result);
         match (&a.dtz, &a.dtz_category, &a.dtz_error) {
+            (Some(d), Some(c), _) if a.halfmove > 0 => {
+                let h = a.halfmove;
+                let _ = writeln!(
+                    text,
+                    "distance to zeroing: {d} plies ({c}, halfmove clock {h})"
+                );
+            }
             (Some(d), Some(c), _) => {
                 let _ = writeln!(text, "distance to zeroing: {d} plies ({c})");
             }
             (_, _, Some(e)) => {
                 let _ = writeln!(text, "distance to zeroing: unavailable ({e})");
+            }
+            // Only distance to mate is known: a mate within 100 plies of the clock comes
+            // before any claim, a later one may be drawn by the 50-move rule first.
+            _ if a.dtm.is_some_and(|d| d.unsigned_abs() + a.halfmove > 100) => {
+                text.push_str("50-move rule: not taken into account (no DTZ table here)\n");
             }
             _ => {}
         }
@@ -399,7 +414,9 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         }),
         moves,
         dtz: beside_ok.and_then(|b| super::present_dtz::signed(b.value)),
-        dtz_category: beside_ok.map(|b| super::present_dtz::category(b.value)),
+        // Under the 50-move rule from the position's own halfmove clock, as `/standard`.
+        dtz_category: beside_ok.map(|b| super::present_dtz::category_at(pos, value, b.value)),
+        halfmove: pos.clock.halfmove,
         dtz_error: beside.and_then(Result::err),
     };
     Box::new(Rendered { answer })

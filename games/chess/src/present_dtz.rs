@@ -25,6 +25,33 @@ pub fn category(v: Value) -> &'static str {
     }
 }
 
+/// The category under the 50-move rule of `pos`, worth `value` for its side to move (its
+/// distance to mate, or its DTZ value where only that is known), whose DTZ value is `dtz`,
+/// with the clock `pos` carries: `/standard`'s rule ([`crate::lichess::rules::category`]),
+/// so that every route says the same. With the clock at zero it is [`category`]`(dtz)`.
+pub fn category_at(pos: &Position, value: Value, dtz: Value) -> &'static str {
+    use crate::lichess::rules::{self, Facts};
+    use crate::lichess::types::Category;
+    let h = pos.clock.halfmove;
+    let facts = Facts {
+        value,
+        dtz: signed(dtz),
+        halfmoves: h,
+        halfmoves_before: h.saturating_sub(1),
+        checkmate: value == Value::Loss(0),
+        stalemate: dtz == Value::Draw && super::moves::terminal(pos) == Some(Value::Draw),
+        insufficient_material: false,
+    };
+    match rules::category(&facts) {
+        Category::Win | Category::SyzygyWin | Category::MaybeWin => "win",
+        Category::CursedWin => "cursed-win",
+        Category::Draw => "draw",
+        Category::BlessedLoss => "blessed-loss",
+        Category::Loss | Category::SyzygyLoss | Category::MaybeLoss => "loss",
+        Category::Unknown => "unknown",
+    }
+}
+
 /// DTZ in plies, signed for the side to move (0 for a draw), as Syzygy gives it: a
 /// checkmated side has -1.
 pub fn signed(v: Value) -> Option<i32> {
@@ -166,7 +193,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         fen: to_fen(pos, pos.clock.halfmove, pos.clock.fullmove),
         side: pos.turn.name(),
         table: source.table_name(),
-        category: category(value),
+        category: category_at(pos, value, value),
         dtz: signed(value),
         best: best.map(|m| BestMove {
             uci: uci(m),

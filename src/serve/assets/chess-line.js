@@ -13,10 +13,10 @@ export function lineAround(history, index) {
   return { start, end };
 }
 
-/** The moves `history[start+1..=end]` as PGN movetext tokens, numbered from move 1 (the
- * viewer's FENs say move 1), `1... Kd4` when black moves first. */
+/** The moves `history[start+1..=end]` as PGN movetext tokens, numbered from the starting
+ * FEN's move number, `40... Kd4` when black moves first. */
 function movetext(history, start, end) {
-  let n = 1;
+  let n = history[start].pos.fullmove || 1;
   let turn = history[start].pos.turn;
   const out = [];
   for (let i = start + 1; i <= end; i++) {

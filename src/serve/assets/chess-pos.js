@@ -10,26 +10,46 @@ export function sqIndex(name) {
   return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
 }
 
-/** Parse a FEN loosely (board and side only); null if it is not one. */
-export function parseFen(text) {
+/** Read a FEN, all six fields (`board [side [castling [en-passant [halfmove [fullmove]]]]]`,
+ * `_` standing for spaces as in links): `{ pos }`, or `{ error }` in words when it is not
+ * one. Missing fields take their usual values (`w - - 0 1`). */
+export function readFen(text) {
   const parts = text.trim().replace(/_/g, " ").split(/\s+/);
+  if (!parts[0]) return { error: "Empty FEN: write the board, e.g. 8/8/8/4k3/8/8/8/4K3 w - - 0 1." };
   const rows = parts[0].split("/");
-  if (rows.length !== 8) return null;
+  if (rows.length !== 8) return { error: `The board needs 8 ranks separated by "/"; this one has ${rows.length}.` };
   const board = new Array(64).fill(null);
   for (let r = 0; r < 8; r++) {
     let f = 0;
     for (const c of rows[r]) {
       if (/[1-8]/.test(c)) f += Number(c);
       else if (/[kqrbnpKQRBNP]/.test(c)) {
-        if (f > 7) return null;
+        if (f > 7) return { error: `Rank ${8 - r} ("${rows[r]}") covers more than 8 squares.` };
         board[(7 - r) * 8 + f] = c;
         f++;
-      } else return null;
+      } else return { error: `"${c}" on rank ${8 - r} is not a piece letter (KQRBNP, lower case for black) nor a count of empty squares.` };
     }
-    if (f !== 8) return null;
+    if (f !== 8) return { error: `Rank ${8 - r} ("${rows[r]}") covers ${f} squares instead of 8.` };
   }
-  const turn = parts[1] === "b" ? "b" : "w";
-  return { board, turn };
+  const [, side = "w", castling = "-", ep = "-", half = "0", full = "1"] = parts;
+  if (side !== "w" && side !== "b") return { error: `The side to move is "w" or "b", not "${side}".` };
+  if (castling !== "-")
+    return { error: `Castling rights "${castling}": endgame tables hold no castling, so this field must be "-".` };
+  if (ep !== "-") {
+    const sq = sqIndex(ep);
+    const rank = side === "w" ? 6 : 3;
+    if (sq < 0 || Number(ep[1]) !== rank)
+      return { error: `En passant square "${ep}": it must be on rank ${rank} with ${side === "w" ? "white" : "black"} to move, or "-".` };
+  }
+  if (!/^\d+$/.test(half) || !/^\d+$/.test(full) || Number(full) < 1)
+    return { error: `The move counters "${half} ${full}" must be whole numbers (halfmove clock, then move number from 1).` };
+  if (parts.length > 6) return { error: `A FEN has at most six fields; this one has ${parts.length}.` };
+  return { pos: { board, turn: side, ep: ep === "-" ? null : ep, halfmove: Number(half), fullmove: Number(full) } };
+}
+
+/** Parse a FEN (see `readFen`); null if it is not one. */
+export function parseFen(text) {
+  return readFen(text).pos || null;
 }
 
 export function toFen(pos) {
@@ -49,27 +69,42 @@ export function toFen(pos) {
     if (empty) row += empty;
     rows.push(row);
   }
-  return `${rows.join("/")} ${pos.turn} - - 0 1`;
+  return `${rows.join("/")} ${pos.turn} - ${pos.ep || "-"} ${pos.halfmove || 0} ${pos.fullmove || 1}`;
 }
 
 export function clonePos(pos) {
-  return { board: pos.board.slice(), turn: pos.turn };
+  return { board: pos.board.slice(), turn: pos.turn, ep: pos.ep || null, halfmove: pos.halfmove || 0, fullmove: pos.fullmove || 1 };
 }
 
-/** Apply a UCI move (no legality check: the server listed it). */
+/** The position after an edit by hand (a piece placed or removed, the side changed): an
+ * en-passant right belongs to the move just played, so it goes; the clocks stay. */
+export function editedPos(pos) {
+  const next = clonePos(pos);
+  next.ep = null;
+  return next;
+}
+
+/** Apply a UCI move (no legality check: the server listed it). The clocks move on: the
+ * halfmove clock restarts at a capture or pawn move, the move number after black's move;
+ * a pawn's double step leaves the square it passed as the en-passant square. */
 export function applyUci(pos, uci) {
   const from = sqIndex(uci.slice(0, 2));
   const to = sqIndex(uci.slice(2, 4));
   const next = clonePos(pos);
   const piece = next.board[from];
   if (from < 0 || to < 0 || !piece) return null;
+  const pawn = piece === "P" || piece === "p";
+  const capture = Boolean(next.board[to]) || (pawn && (from - to) % 8 !== 0);
   // A pawn moving diagonally to an empty square takes en passant: the pawn beside it goes.
-  if ((piece === "P" || piece === "p") && (from - to) % 8 !== 0 && !next.board[to]) {
+  if (pawn && (from - to) % 8 !== 0 && !next.board[to]) {
     next.board[to + (piece === "P" ? -8 : 8)] = null;
   }
   const promo = uci[4];
   next.board[to] = promo ? (piece === "P" ? promo.toUpperCase() : promo) : piece;
   next.board[from] = null;
+  next.ep = pawn && Math.abs(to - from) === 16 ? sqName((from + to) / 2) : null;
+  next.halfmove = pawn || capture ? 0 : (pos.halfmove || 0) + 1;
+  next.fullmove = (pos.fullmove || 1) + (pos.turn === "b" ? 1 : 0);
   next.turn = pos.turn === "w" ? "b" : "w";
   return next;
 }

@@ -2,7 +2,7 @@
 import { el, probe, getParam, setParams, SVGNS } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
 import { renderLine, lineAround, pgn } from "./chess-line.js";
-import { FILES, sqName, sqIndex, parseFen, toFen, clonePos, applyUci, materialFen, boardMaterial } from "./chess-pos.js";
+import { FILES, sqName, sqIndex, readFen, parseFen, toFen, clonePos, editedPos, applyUci, materialFen, boardMaterial } from "./chess-pos.js";
 
 const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
 
@@ -64,10 +64,19 @@ export function verdict(res, pos, generic) {
 /** The DTZ line under the verdict, where the server has the material's DTZ table: plies
  * to the next capture, pawn move or mate, and whether the 50-move rule lets the result
  * stand. Empty without a DTZ table. */
-export function dtzLine(res) {
-  if (!res || !res.ok || res.data.dtz === undefined || res.data.dtz === null) return "";
+export function dtzLine(res, halfmove = 0) {
+  if (!res || !res.ok) return "";
   const d = res.data;
+  // The game is over: no count to show.
+  if (d.checkmate || d.stalemate) return "";
+  if (d.dtz === undefined || d.dtz === null) {
+    // Only the distance to mate is known: a mate within 100 plies of the clock comes before
+    // any claim; a later one may be drawn by the 50-move rule first.
+    if (typeof d.dtm !== "number" || Math.abs(d.dtm) + halfmove <= 100) return "";
+    return "50-move rule not taken into account: this server has no distance-to-zeroing (DTZ) table for this material.";
+  }
   const n = Math.abs(d.dtz);
+  const clock = halfmove > 0 ? ` (halfmove clock at ${halfmove})` : "";
   const what = {
     win: "the win holds under the 50-move rule",
     loss: "the loss holds under the 50-move rule",
@@ -75,7 +84,7 @@ export function dtzLine(res) {
     "blessed-loss": "blessed loss: the 50-move rule saves it",
   }[d.dtz_category];
   if (!what) return "DTZ 0 · a draw";
-  return `DTZ ${n} ${n === 1 ? "ply" : "plies"} to a capture, pawn move or mate · ${what}`;
+  return `DTZ ${n} ${n === 1 ? "ply" : "plies"} to a capture, pawn move or mate · ${what}${clock}`;
 }
 
 /** The chess viewer as app.js's map of viewers takes it: the tables `/api/tables` marks
@@ -142,7 +151,11 @@ export function mountChess(root, table, hooks = {}) {
   const resultDtz = el("div", { id: "result-dtz", class: "result-dtz" });
   const resultBox = el("div", { class: "result" }, resultHead, resultSub, resultDtz, bestEl);
   const movesEl = el("ol", { id: "moves", class: "moves" });
+  // What the small labels beside a move mean, in view (phones show no tooltips).
+  const movesNote = el("p", { id: "moves-note", class: "moves-note" }, "z12: after the move, 12 plies to the next capture, pawn move or mate (distance to zeroing) with best play.");
   const fenInput = el("input", { id: "fen", class: "fen", type: "text", spellcheck: "false", autocomplete: "off", "aria-label": "FEN" });
+  // Why a FEN typed, pasted or linked was not taken: in words, under the box.
+  const fenError = el("div", { id: "fen-error", class: "fen-error", role: "alert", hidden: true });
   const sideW = el("button", { id: "side-white", class: "seg", type: "button", onclick: () => setTurn("w") }, "White to move");
   const sideB = el("button", { id: "side-black", class: "seg", type: "button", onclick: () => setTurn("b") }, "Black to move");
   const speed = el("input", { id: "speed", type: "range", min: "100", max: "2000", step: "100", value: "700", "aria-label": "autoplay delay" });
@@ -164,6 +177,7 @@ export function mountChess(root, table, hooks = {}) {
     resultBox,
     el("h3", {}, "Moves"),
     movesEl,
+    movesNote,
     el("div", { class: "row" }, bestBtn, autoBtn),
     el("div", { class: "row small" }, el("label", { for: "speed" }, "Speed"), speed, speedLabel),
     el("h3", {}, "Line"),
@@ -171,6 +185,10 @@ export function mountChess(root, table, hooks = {}) {
     el("div", { class: "row" }, backBtn, ply, fwdBtn, pgnBtn),
     pgnText
   );
+  // Mirroring left to right keeps the result and puts each bishop on the other colour of
+  // square: offered only while a bishop is on the board, where that means something.
+  const mirrorBtn = el("button", { id: "mirror", type: "button", title: "mirror left to right: the other bishop colour, same result", onclick: mirror }, "⇆ Other bishop colour");
+  const fenRow = el("div", { class: "row fen-row" }, fenInput, el("button", { id: "copy-fen", type: "button", onclick: copyFen }, "Copy"));
   const editor = el(
     "div",
     { class: "editor" },
@@ -179,19 +197,14 @@ export function mountChess(root, table, hooks = {}) {
       "div",
       { class: "row" },
       el("button", { id: "flip", type: "button", onclick: flip }, "⇅ Flip"),
-      el("button", { id: "mirror", type: "button", title: "mirror left to right: the other bishop colour, same result", onclick: mirror }, "⇆ Other bishop colour"),
+      mirrorBtn,
       el("button", { id: "clear", type: "button", onclick: clearBoard }, "Clear"),
       el("button", { id: "setup", type: "button", title: "a starting position to set up from", onclick: () => setPosition(parseFen(defaultFen), true) }, "Reset")
     ),
-    el(
-      "div",
-      { class: "row" },
-      fenInput,
-      el("button", { id: "copy-fen", type: "button", onclick: copyFen }, "Copy")
-    ),
     el("p", { class: "hint" }, "Drag any piece to any square, legal or not; a drag that is a legal move plays it. Drag pieces from the tray to set up, off the board to remove.")
   );
-  const view = el("div", { class: "chess" }, el("div", { class: "left" }, materialBar, spares, boardWrap, editor), panel);
+  // The FEN box sits above the board, in view without scrolling.
+  const view = el("div", { class: "chess" }, el("div", { class: "left" }, materialBar, fenRow, fenError, spares, boardWrap, editor), panel);
   root.append(view);
 
   // ----- position & history -----
@@ -217,7 +230,7 @@ export function mountChess(root, table, hooks = {}) {
   }
 
   function setTurn(t) {
-    const pos = clonePos(current().pos);
+    const pos = editedPos(current().pos);
     if (pos.turn === t) return;
     pos.turn = t;
     stopAutoplay();
@@ -226,19 +239,28 @@ export function mountChess(root, table, hooks = {}) {
 
   function flip() {
     S.flipped = !S.flipped;
+    setParams(urlParams(toFen(current().pos)));
     drawBoard();
     drawArrow();
   }
 
+  /** The page's URL parameters for the board showing `fen`: the table, the position and
+   * the board's orientation (black at the bottom: `flip=1`). */
+  function urlParams(fen) {
+    return { table: S.table, fen: fen.replace(/ /g, "_"), flip: S.flipped ? "1" : null };
+  }
+
   function mirror() {
-    const pos = clonePos(current().pos);
+    const pos = editedPos(current().pos);
     for (let i = 0; i < 64; i++) pos.board[i] = current().pos.board[(i & ~7) | (7 - (i & 7))];
     setPosition(pos, true);
   }
 
   function clearBoard() {
     stopAutoplay();
-    setPosition({ board: new Array(64).fill(null), turn: current().pos.turn }, true);
+    const pos = editedPos(current().pos);
+    pos.board.fill(null);
+    setPosition(pos, true);
   }
 
   async function copyPgn() {
@@ -271,12 +293,19 @@ export function mountChess(root, table, hooks = {}) {
     setTimeout(() => fenInput.classList.remove("flash"), 600);
   }
 
+  /** Show why a FEN was refused (`null`: it was taken). */
+  function showFenError(msg) {
+    fenError.textContent = msg || "";
+    fenError.hidden = !msg;
+    fenInput.classList.toggle("bad", Boolean(msg));
+  }
+
   fenInput.addEventListener("change", () => {
-    const pos = parseFen(fenInput.value);
-    if (pos) setPosition(pos, true);
-    else fenInput.classList.add("bad");
+    const r = readFen(fenInput.value);
+    if (r.pos) setPosition(r.pos, true);
+    else showFenError(r.error);
   });
-  fenInput.addEventListener("input", () => fenInput.classList.remove("bad"));
+  fenInput.addEventListener("input", () => showFenError(null));
   fenInput.addEventListener("paste", () => setTimeout(() => fenInput.dispatchEvent(new Event("change")), 0));
 
   speed.addEventListener("input", () => (speedLabel.textContent = `${(speed.value / 1000).toFixed(1)} s/move`));
@@ -317,6 +346,7 @@ export function mountChess(root, table, hooks = {}) {
   /** The board's material (`KQvKR`), and the table answering when it is another name. */
   function drawMaterial(pos, answering) {
     const m = boardMaterial(pos);
+    mirrorBtn.hidden = !/B/.test(m.name);
     materialEl.textContent = m.name;
     materialEl.dataset.pieces = String(m.pieces);
     const missing = S.result && !S.result.ok && S.result.data && S.result.data.missing === answering;
@@ -385,7 +415,7 @@ export function mountChess(root, table, hooks = {}) {
     resultBox.className = `result ${v.cls}`;
     resultHead.textContent = v.head;
     resultSub.textContent = v.sub;
-    resultDtz.textContent = dtzLine(res);
+    resultDtz.textContent = dtzLine(res, current().pos.halfmove);
     resultBox.classList.toggle("cursed", res && res.ok && /cursed|blessed/.test(res.data.dtz_category || ""));
     const moves = res && res.ok ? res.data.moves || [] : [];
     const best = res && res.ok && res.data.best ? res.data.best : null;
@@ -421,6 +451,8 @@ export function mountChess(root, table, hooks = {}) {
         );
       })
     );
+    // Kept in place when empty, so that the buttons below stay where they are.
+    movesNote.style.visibility = moves.some((m) => m.dtz) ? "visible" : "hidden";
     if (res && res.ok && moves.length === 0) movesEl.append(el("li", { class: "none" }, "No legal moves."));
     if (res && !res.ok) movesEl.append(el("li", { class: "none" }, "—"));
     ply.textContent = `${S.index + 1} / ${S.history.length}`;
@@ -438,8 +470,8 @@ export function mountChess(root, table, hooks = {}) {
     const pos = current().pos;
     const fen = toFen(pos);
     if (document.activeElement !== fenInput) fenInput.value = fen;
-    fenInput.classList.remove("bad");
-    setParams({ table: S.table, fen: fen.replace(/ /g, "_") });
+    showFenError(null);
+    setParams(urlParams(fen));
     S.selected = null;
     drawBoard();
     drawMaterial(pos, null);
@@ -451,7 +483,7 @@ export function mountChess(root, table, hooks = {}) {
     drawMaterial(pos, answering || null);
     if (answering && answering !== S.table) {
       S.table = answering;
-      setParams({ table: S.table, fen: fen.replace(/ /g, "_") });
+      setParams(urlParams(fen));
       if (hooks.onTable) hooks.onTable(answering);
     }
     view.dataset.fen = fen;
@@ -491,7 +523,7 @@ export function mountChess(root, table, hooks = {}) {
       const uci = legalUci(from, to);
       if (uci) return playUci(uci);
     }
-    const pos = clonePos(current().pos);
+    const pos = editedPos(current().pos);
     if (from !== null) pos.board[from] = null;
     if (to !== null) pos.board[to] = piece;
     setPosition(pos, true);
@@ -621,10 +653,18 @@ export function mountChess(root, table, hooks = {}) {
 
   // ----- start -----
   const fromUrl = getParam("fen");
-  const start = (fromUrl && parseFen(fromUrl)) || parseFen(defaultFen);
+  const read = fromUrl ? readFen(fromUrl) : {};
+  const start = read.pos || parseFen(defaultFen);
+  S.flipped = getParam("flip") === "1";
   S.history = [{ pos: start, lastMove: null }];
   S.index = 0;
-  refresh();
+  refresh().then(() => {
+    // A linked FEN that was refused: the board shows the default, and why.
+    if (read.error && !S.history.some((h) => h.san)) {
+      fenInput.value = fromUrl.replace(/_/g, " ");
+      showFenError(read.error);
+    }
+  });
 
   const unmount = () => {
     stopAutoplay();
