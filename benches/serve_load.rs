@@ -15,9 +15,11 @@
 //! for any chess table, as `/api/probe/chess` picks it by material): for example
 //! `RETRO_LOAD_PIECES=KQRkr RETRO_LOAD_TABLE=chess` over a folder holding KQRvKR, dense
 //! or compressed. RETRO_LOAD_PIECES may list several sets (`KQRkr,KRPkr`), or be `all5`:
-//! every material of 5 pieces, the positions spread over them in turn. RETRO_LOAD_ROUTE
+//! every material of 5 pieces the server holds (as `/api/chess/materials` marks them
+//! present), the positions spread over them in turn. RETRO_LOAD_ROUTE
 //! `standard` asks the Lichess route (`/standard?fen=`, every field: DTM, DTZ and the
-//! category from the clock) instead of `/api/probe/TABLE`; RETRO_LOAD_POSITIONS (2,000) is
+//! category from the clock) instead of `/api/probe/TABLE`, `mainline` the Lichess mainline
+//! (`/standard/mainline?fen=`); RETRO_LOAD_POSITIONS (2,000) is
 //! how many legal positions go round. RETRO_LOAD_SLOW (`READERS,LORIS`, none by default)
 //! first opens READERS connections that ask for the largest table file and never read it,
 //! and LORIS connections that send half a request and then a byte every few seconds, and
@@ -206,8 +208,10 @@ fn main() {
     let client_threads = env_num("RETRO_LOAD_CLIENT_THREADS", 1) as usize;
     let max_requests = env_num("RETRO_LOAD_MAX", 5_000_000);
     let tables = std::env::var("RETRO_TABLES").unwrap_or_else(|_| "tables".into());
-    let sets: Vec<Vec<char>> = match std::env::var("RETRO_LOAD_PIECES").as_deref() {
+    let all5 = std::env::var("RETRO_LOAD_PIECES").is_ok_and(|p| p == "all5");
+    let mut sets: Vec<Vec<char>> = match std::env::var("RETRO_LOAD_PIECES").as_deref() {
         Ok("all5") => (retro::chess::material::Material::all(5).iter())
+            .filter(|m| m.count() == 5)
             .map(|m| {
                 let name = m.to_string();
                 let (w, b) = name.split_once('v').expect("a material names both sides");
@@ -218,7 +222,12 @@ fn main() {
         Err(_) => vec!["KBNk".chars().collect()],
     };
     let count = env_num("RETRO_LOAD_POSITIONS", 2000) as usize;
-    let standard = std::env::var("RETRO_LOAD_ROUTE").is_ok_and(|r| r == "standard");
+    let route = std::env::var("RETRO_LOAD_ROUTE").unwrap_or_default();
+    let lichess = match route.as_str() {
+        "standard" => Some("/standard"),
+        "mainline" => Some("/standard/mainline"),
+        _ => None,
+    };
     let table = std::env::var("RETRO_LOAD_TABLE").unwrap_or_else(|_| "kbnk".into());
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -261,13 +270,18 @@ fn main() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         eprintln!("serve_load: server up after {:.1} s", start.elapsed().as_secs_f64());
+        if all5 {
+            sets = present_sets(&mut probe_conn, &sets).await;
+            assert!(!sets.is_empty(), "the server holds no 5-piece chess table");
+            eprintln!("serve_load: {} materials of 5 pieces served", sets.len());
+        }
 
         // Legal positions only (an illegal one is a correct 400, not what we measure).
         let mut paths = Vec::new();
         for fen in candidate_fens(3 * count, &sets) {
-            let path = match standard {
-                true => format!("/standard?fen={fen}"),
-                false => format!("/api/probe/{table}?position={fen}"),
+            let path = match lichess {
+                Some(route) => format!("{route}?fen={fen}"),
+                None => format!("/api/probe/{table}?position={fen}"),
             };
             match probe_conn.get(&path).await {
                 Ok((200, _)) => paths.push(path),
@@ -346,7 +360,7 @@ fn main() {
             1..=4 => set.join(", "),
             n => format!("{n} materials'"),
         };
-        let route = if standard { "/standard".to_string() } else { format!("/api/probe/{table}") };
+        let route = lichess.map_or_else(|| format!("/api/probe/{table}"), str::to_string);
         println!("  positions          {} legal {set} positions through {route}, round robin", paths.len());
         println!("  warm-up            {} requests", warm.ok + warm.errors);
         println!("  requests           {} ok, {} errors (non-200 or I/O)", res.ok, res.errors);
@@ -389,6 +403,33 @@ fn main() {
         assert_eq!(res.errors, 0, "errors under load");
     });
     drop(server);
+}
+
+/// Of `sets` (each a list of pieces, white upper case), the ones whose material the server
+/// marks present in `/api/chess/materials`.
+async fn present_sets(c: &mut Conn, sets: &[Vec<char>]) -> Vec<Vec<char>> {
+    let (status, _) = c
+        .get("/api/chess/materials")
+        .await
+        .expect("the material list");
+    assert_eq!(status, 200, "/api/chess/materials");
+    let head = find(&c.buf, b"\r\n\r\n").unwrap() + 4;
+    let list: serde_json::Value = serde_json::from_slice(&c.buf[head..]).unwrap();
+    let present: std::collections::HashSet<String> = list["materials"]
+        .as_array()
+        .expect("a list of materials")
+        .iter()
+        .filter(|m| m["present"].as_bool() == Some(true))
+        .filter_map(|m| m["name"].as_str().map(str::to_string))
+        .collect();
+    sets.iter()
+        .filter(|p| {
+            let white: String = p.iter().filter(|c| c.is_uppercase()).collect();
+            let black: String = p.iter().filter(|c| c.is_lowercase()).collect();
+            present.contains(&format!("{white}v{}", black.to_uppercase()))
+        })
+        .cloned()
+        .collect()
 }
 
 /// `readers` connections asking for the largest table file without reading it, and `loris`

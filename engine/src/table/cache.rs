@@ -1,22 +1,54 @@
-//! The decoded blocks of an open compressed table, kept for the next probes under a byte
+//! The decoded blocks of open compressed tables, kept for the next probes under a byte
 //! budget shared with other tables (by default one budget of 1 GiB for the whole process).
+//!
+//! Past the budget, a block is made room for by evicting another, chosen by a clock over
+//! every block the budget holds (CLOCK, "second chance"): a block read since the hand last
+//! passed it is spared once. Blocks read again and again stay (the small tables every
+//! capture leads into, the blocks one request reads many times over while it searches the
+//! dropped side), blocks read once go first, and memory stays bounded however many tables
+//! a server holds. Without eviction, a full budget would make every block not yet held be
+//! decoded again for each value read from it.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, Weak};
 
-/// Places for decoded blocks per table (direct-mapped by block number): every block of a
-/// 4-piece table or of a 5-piece one.
-pub const CACHE_PLACES: usize = 4096;
-/// Decoded blocks held by all tables of the process at most, in bytes: past it, a block
-/// decoded into an empty place is used once and not kept, so memory stays bounded however
-/// many tables a server holds.
+/// Decoded blocks held by all tables of the process at most, in bytes.
 pub const PROCESS_BUDGET: usize = 1 << 30;
 
-/// Bytes of decoded blocks that tables sharing it may hold.
-#[derive(Debug)]
+/// One block's place in a table's cache: its values if held, and whether it was read
+/// since the clock's hand last passed it.
+#[derive(Default)]
+struct Place {
+    data: Mutex<Option<Arc<[u8]>>>,
+    used: AtomicBool,
+}
+
+impl Place {
+    fn data(&self) -> MutexGuard<'_, Option<Arc<[u8]>>> {
+        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A table's places, one per block.
+type Places = [Place];
+
+/// Bytes of decoded blocks that tables sharing it may hold, and the clock over them.
 pub struct CacheBudget {
     limit: AtomicUsize,
     held: AtomicUsize,
+    /// Every block held, as its table's places and its number, in the clock's order (the
+    /// hand at the front). Blocks of tables since closed are skipped when met.
+    clock: Mutex<VecDeque<(Weak<Places>, usize)>>,
+}
+
+impl std::fmt::Debug for CacheBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CacheBudget")
+            .field("limit", &self.limit())
+            .field("held", &self.held())
+            .finish()
+    }
 }
 
 static PROCESS: LazyLock<Arc<CacheBudget>> = LazyLock::new(|| CacheBudget::new(PROCESS_BUDGET));
@@ -27,6 +59,7 @@ impl CacheBudget {
         Arc::new(CacheBudget {
             limit: AtomicUsize::new(limit),
             held: AtomicUsize::new(0),
+            clock: Mutex::new(VecDeque::new()),
         })
     }
 
@@ -51,104 +84,119 @@ impl CacheBudget {
         self.held.load(Relaxed)
     }
 
-    /// Hold `add` more bytes in place of `free`, if that stays within the limit.
-    fn exchange(&self, free: usize, add: usize) -> bool {
-        self.held
-            .fetch_update(Relaxed, Relaxed, |h| {
-                let next = h - free + add;
-                (next <= self.limit()).then_some(next)
-            })
-            .is_ok()
+    fn clock(&self) -> MutexGuard<'_, VecDeque<(Weak<Places>, usize)>> {
+        self.clock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Count `n` more bytes as held, evicting blocks until they fit; false if they cannot
+    /// (more than the whole budget, or nothing left to evict).
+    fn reserve(&self, n: usize) -> bool {
+        loop {
+            let fits = self.held.fetch_update(Relaxed, Relaxed, |h| {
+                (h + n <= self.limit()).then_some(h + n)
+            });
+            if fits.is_ok() {
+                return true;
+            }
+            if n > self.limit() || !self.evict_one() {
+                return false;
+            }
+        }
+    }
+
+    /// Evict one block, the first the hand meets that was not read since it last passed
+    /// (a block read since is spared, and read no longer). False if none is held.
+    fn evict_one(&self) -> bool {
+        let mut clock = self.clock();
+        while let Some((places, b)) = clock.pop_front() {
+            // A closed table gave its bytes back when it was dropped.
+            let Some(places) = places.upgrade() else {
+                continue;
+            };
+            let place = &places[b];
+            if place.used.swap(false, Relaxed) {
+                clock.push_back((Arc::downgrade(&places), b));
+                continue;
+            }
+            // Empty if its table is being dropped: then that drop counts its bytes.
+            let taken = place.data().take();
+            if let Some(d) = taken {
+                self.held.fetch_sub(d.len(), Relaxed);
+                return true;
+            }
+        }
+        false
     }
 }
 
-/// One place: the number of the block it holds, and its values.
-type Place = Mutex<Option<(usize, Arc<[u8]>)>>;
-
 /// A table's decoded blocks.
 pub struct BlockCache {
-    /// A table of at most [`CACHE_PLACES`] blocks: a place per block, set once (a block is
-    /// never displaced by another), read without a lock: probing threads share nothing
-    /// they write.
-    once: Vec<OnceLock<Box<[u8]>>>,
-    /// A larger table: direct-mapped places, a block displacing another.
-    places: Vec<Place>,
+    places: Arc<Places>,
     budget: Arc<CacheBudget>,
 }
 
 impl BlockCache {
     /// Places for a table of `blocks` blocks, holding them under `budget`.
     pub fn new(blocks: usize, budget: Arc<CacheBudget>) -> BlockCache {
-        if blocks <= CACHE_PLACES {
-            return BlockCache {
-                once: (0..blocks).map(|_| OnceLock::new()).collect(),
-                places: Vec::new(),
-                budget,
-            };
-        }
-        BlockCache::mapped(CACHE_PLACES, budget)
-    }
-
-    /// `places` direct-mapped places (a table of more blocks than [`CACHE_PLACES`]).
-    fn mapped(places: usize, budget: Arc<CacheBudget>) -> BlockCache {
         BlockCache {
-            once: Vec::new(),
-            places: (0..places.max(1)).map(|_| Mutex::new(None)).collect(),
+            places: (0..blocks).map(|_| Place::default()).collect(),
             budget,
         }
     }
 
-    fn place(&self, b: usize) -> &Place {
-        &self.places[b % self.places.len()]
-    }
-
     /// Block `b`'s values, if held.
     pub fn get(&self, b: usize) -> Option<Arc<[u8]>> {
-        if !self.once.is_empty() {
-            return self.once.get(b)?.get().map(|d| Arc::from(&d[..]));
+        let place = self.places.get(b)?;
+        let held = place.data().clone();
+        if held.is_some() {
+            place.used.store(true, Relaxed);
         }
-        let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
-        held.as_ref()
-            .filter(|(k, _)| *k == b)
-            .map(|(_, d)| d.clone())
+        held
     }
 
     /// Symbol `k` of block `b` (symbols of `width` bytes in planes, see
     /// [`super::compressed`]), if held.
     #[inline]
     pub fn symbol(&self, b: usize, k: usize, width: usize) -> Option<u16> {
-        let at =
-            |d: &[u8]| (k * width < d.len()).then(|| super::compressed::plane_symbol(d, width, k));
-        if !self.once.is_empty() {
-            return at(self.once.get(b)?.get()?);
+        let place = self.places.get(b)?;
+        let held = place.data();
+        let d = held.as_ref()?;
+        let s = (k * width < d.len()).then(|| super::compressed::plane_symbol(d, width, k));
+        drop(held);
+        // Only a block read counts as used: the flag is shared by every reader, so it is
+        // set only when not set already (no cache line written on every read).
+        if !place.used.load(Relaxed) {
+            place.used.store(true, Relaxed);
         }
-        let held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
-        match held.as_ref() {
-            Some((h, d)) if *h == b => at(d),
-            _ => None,
-        }
+        s
     }
 
-    /// Keep block `b`'s values in its place, replacing what it holds, if the budget allows.
+    /// Keep block `b`'s values, evicting other blocks of the budget if it is full (a block
+    /// larger than the whole budget is not kept).
     pub fn offer(&self, b: usize, data: Vec<u8>) {
-        if !self.once.is_empty() {
-            let Some(place) = self.once.get(b) else {
-                return;
-            };
-            let n = data.len();
-            if place.get().is_none() && self.budget.exchange(0, n) {
-                // Another thread may have set it meanwhile: then these bytes are not held.
-                if place.set(data.into_boxed_slice()).is_err() {
-                    self.budget.exchange(n, 0);
-                }
-            }
+        let Some(place) = self.places.get(b) else {
+            return;
+        };
+        // Another thread may have decoded it meanwhile.
+        if place.data().is_some() {
             return;
         }
-        let mut held = self.place(b).lock().unwrap_or_else(|e| e.into_inner());
-        let freed = held.as_ref().map_or(0, |(_, d)| d.len());
-        if self.budget.exchange(freed, data.len()) {
-            *held = Some((b, data.into()));
+        let n = data.len();
+        // Room is made before the block is placed, and never while a place is locked:
+        // evicting locks other places.
+        if !self.budget.reserve(n) {
+            return;
         }
+        let mut held = place.data();
+        if held.is_some() {
+            drop(held);
+            self.budget.held.fetch_sub(n, Relaxed);
+            return;
+        }
+        *held = Some(data.into());
+        drop(held);
+        place.used.store(false, Relaxed);
+        (self.budget.clock()).push_back((Arc::downgrade(&self.places), b));
     }
 
     /// The budget these blocks count against.
@@ -158,20 +206,14 @@ impl BlockCache {
 }
 
 impl Drop for BlockCache {
-    /// The blocks this table held no longer count against its budget.
+    /// The blocks this table held no longer count against its budget (each taken out of
+    /// its place, so that a clock evicting it at the same moment does not count it too).
     fn drop(&mut self) {
-        let once: usize = self
-            .once
-            .iter()
-            .filter_map(|c| c.get())
+        let held: usize = (self.places.iter())
+            .filter_map(|p| p.data().take())
             .map(|d| d.len())
             .sum();
-        let mapped: usize = self
-            .places
-            .iter_mut()
-            .filter_map(|c| c.get_mut().ok()?.as_ref().map(|(_, d)| d.len()))
-            .sum();
-        self.budget.held.fetch_sub(once + mapped, Relaxed);
+        self.budget.held.fetch_sub(held, Relaxed);
     }
 }
 
@@ -180,20 +222,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocks_are_kept_once_each_within_the_budget() {
-        let budget = CacheBudget::new(10);
-        let cache = BlockCache::new(3, budget.clone());
-        cache.offer(0, vec![1; 6]);
-        // 6 + 6 > 10: block 1 is used once and not kept.
-        cache.offer(1, vec![2; 6]);
-        assert_eq!(budget.held(), 6);
+    fn a_full_budget_evicts_the_block_not_read_since_the_hand_passed() {
+        let budget = CacheBudget::new(12);
+        let cache = BlockCache::new(5, budget.clone());
+        for b in 0..3 {
+            cache.offer(b, vec![b as u8 + 1; 4]);
+        }
+        assert_eq!(budget.held(), 12);
+        // Block 0 is read: the hand spares it and evicts block 1, read never.
+        assert_eq!(cache.symbol(0, 3, 1), Some(1));
+        cache.offer(3, vec![4; 4]);
+        assert_eq!(budget.held(), 12);
         assert_eq!(cache.symbol(1, 0, 1), None);
-        assert_eq!(cache.symbol(0, 5, 1), Some(1));
-        // Offered again, block 0 is not counted twice.
-        cache.offer(0, vec![1; 6]);
-        assert_eq!(budget.held(), 6);
-        cache.offer(2, vec![3; 4]);
-        assert_eq!((budget.held(), cache.symbol(2, 3, 1)), (10, Some(3)));
+        assert_eq!(
+            (cache.symbol(0, 0, 1), cache.symbol(2, 0, 1)),
+            (Some(1), Some(3))
+        );
+        // Offered again, a held block is not counted twice.
+        cache.offer(3, vec![4; 4]);
+        assert_eq!(budget.held(), 12);
+        // A block needing two places' room evicts two blocks.
+        cache.offer(4, vec![5; 8]);
+        assert_eq!(budget.held(), 12);
+        assert_eq!(cache.get(4).as_deref(), Some(&[5u8; 8][..]));
+        // Larger than the whole budget: used once, not kept, nothing evicted for it.
+        let other = BlockCache::new(1, budget.clone());
+        other.offer(0, vec![9; 13]);
+        assert_eq!((other.get(0), budget.held()), (None, 12));
         // Two-byte symbols in planes: low bytes, then high bytes.
         let wide = BlockCache::new(1, CacheBudget::new(10));
         wide.offer(0, vec![1, 2, 0, 3]);
@@ -204,20 +259,28 @@ mod tests {
     }
 
     #[test]
-    fn mapped_blocks_are_kept_only_within_the_budget() {
+    fn tables_sharing_a_budget_evict_each_other_and_closing_one_frees_its_bytes() {
         let budget = CacheBudget::new(10);
-        let cache = BlockCache::mapped(3, budget.clone());
-        cache.offer(0, vec![1; 6]);
-        // 6 + 6 > 10: block 1 is used once and not kept.
-        cache.offer(1, vec![2; 6]);
-        assert_eq!(budget.held(), 6);
-        assert!(cache.get(1).is_none());
-        assert_eq!(cache.get(0).as_deref(), Some(&[1u8; 6][..]));
-        // Block 3 goes where block 0 was (3 places): 6 freed, 4 taken.
-        cache.offer(3, vec![3; 4]);
-        assert_eq!(budget.held(), 4);
-        assert!(cache.get(0).is_none());
-        drop(cache);
+        let a = BlockCache::new(2, budget.clone());
+        let b = BlockCache::new(2, budget.clone());
+        a.offer(0, vec![1; 5]);
+        a.offer(1, vec![2; 5]);
+        // Table b's block takes the room of table a's oldest one.
+        b.offer(0, vec![3; 5]);
+        assert_eq!(budget.held(), 10);
+        assert!(a.get(0).is_none() && a.get(1).is_some() && b.get(0).is_some());
+        drop(a);
+        assert_eq!(budget.held(), 5);
+        // Room given back by the closed table.
+        b.offer(1, vec![4; 5]);
+        assert_eq!(budget.held(), 10);
+        // A third table's block: the hand skips the closed table's entry, spares b's block
+        // 0 (read above) and evicts its block 1 (never read).
+        let c = BlockCache::new(1, budget.clone());
+        c.offer(0, vec![6; 5]);
+        assert_eq!(budget.held(), 10);
+        assert!(b.get(0).is_some() && b.get(1).is_none() && c.get(0).is_some());
+        drop((b, c));
         assert_eq!(budget.held(), 0);
     }
 }

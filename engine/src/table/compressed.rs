@@ -81,8 +81,7 @@ pub const NOTED: usize = 8;
 /// The file name extension of compressed tables.
 pub const EXTENSION: &str = "rtbc";
 /// Slots per block: 256 KiB of values, decoded in a few hundred microseconds, once (the
-/// cache keeps them). Against 65,536 slots, KQRvKR sampled 1.6 % smaller, and KRPvKR's
-/// 805 M slots fit the cache's 4,096 places (3,072 blocks) instead of contending for them.
+/// cache keeps them). Against 65,536 slots, KQRvKR sampled 1.6 % smaller.
 pub const BLOCK_SLOTS: u32 = 1 << 18;
 /// zstd level by default. Measured on the 35 DTZ tables of up to 4 pieces: 9 gives 7.2 MB
 /// in 8 s of CPU, 12 6.6 MB in 27 s, 16 5.5 MB in 58 s, 19 5.4 MB in 109 s; decoding speed

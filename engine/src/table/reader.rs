@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -63,9 +64,9 @@ pub enum Load {
     /// Map larger files: the fastest reads (the solver reading sub-tables), but a file
     /// truncated in place by another program kills the process (SIGBUS).
     Auto,
-    /// Read larger files at positions: nothing done to the file afterwards can crash the
-    /// reader, and memory stays small however many tables are open (the server, `retro
-    /// probe`).
+    /// Read larger files, and compressed ones of any size, at positions: nothing done to
+    /// the file afterwards can crash the reader, and memory stays small however many
+    /// tables are open (the server, `retro probe`).
     Safe,
     /// Read every file at positions, small ones too: a change to the file after it was
     /// opened is then met as it is in a large one (tests of that).
@@ -209,11 +210,21 @@ impl Table {
                 kind: crate::input::kind_of(&meta),
             });
         }
-        let map = if load == Load::Positioned {
+        // A compressed table is read a block at a time, each block decoded (hundreds of
+        // microseconds) and its decoded values cached: a copy of its file would only save a
+        // read per block decoded, and a whole 5-piece set held that way takes gigabytes.
+        // A process that must survive changes to its files therefore reads them at
+        // positions, whatever their size, and holds only what the block cache keeps.
+        let compressed = {
+            let mut magic = [0u8; 8];
+            file.read_exact_at(&mut magic, 0).is_ok() && magic == compressed::MAGIC
+        };
+        let safe = load == Load::Safe || never_map();
+        let map = if load == Load::Positioned || (compressed && safe) {
             Ok(Storage::positioned(file, &meta))
         } else if meta.len() <= IN_MEMORY_MAX {
             Storage::read(file, &meta)
-        } else if load == Load::Safe || never_map() {
+        } else if safe {
             Ok(Storage::positioned(file, &meta))
         } else {
             Storage::map(file, &meta)

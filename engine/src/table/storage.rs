@@ -10,7 +10,8 @@
 //! shrank fails with an error instead of a signal. Small tables (all the default ones) are
 //! therefore copied; large ones are mapped where speed matters (the solver reading
 //! sub-tables) and read at positions where surviving matters (`retro serve`, which may hold
-//! a whole 5-piece set, far more than memory, and `retro probe`).
+//! a whole 5-piece set, far more than memory, and `retro probe`). There, compressed tables
+//! of any size are read at positions: only their decoded blocks are worth holding.
 
 use std::borrow::Cow;
 use std::fs::{File, Metadata};
