@@ -109,6 +109,20 @@ fn style(known_total: bool) -> indicatif::ProgressStyle {
         .progress_chars("=> ")
 }
 
+/// A bar where one is wanted (`Some`), no report at all otherwise (`--quiet`).
+impl Progress for Option<Bar> {
+    fn phase(&self, name: &str, total: u64) {
+        if let Some(b) = self {
+            b.phase(name, total);
+        }
+    }
+    fn advance(&self, n: u64) {
+        if let Some(b) = self {
+            b.advance(n);
+        }
+    }
+}
+
 impl Default for Bar {
     fn default() -> Self {
         Bar::new()

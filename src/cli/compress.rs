@@ -131,13 +131,9 @@ pub fn compress_one(
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     let bar = say.then(Bar::new);
-    let progress: &dyn retro::progress::Progress = match &bar {
-        Some(b) => b,
-        None => &retro::progress::Silent,
-    };
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || {
-        compressed::compress(&table, dir, sides, level, progress)
+        compressed::compress(&table, dir, sides, level, &bar)
     })??;
     bar.iter().for_each(Bar::finish);
     if !say {

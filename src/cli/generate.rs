@@ -8,7 +8,7 @@ use clap::Args;
 
 use retro::chess::set;
 use retro::generate::{generate, with_threads};
-use retro::progress::{Bar, Progress, Silent};
+use retro::progress::Bar;
 use retro::summary;
 use retro::table::compressed;
 
@@ -111,14 +111,6 @@ macro_rules! note {
 /// A progress bar, or nothing with `--quiet`.
 fn bar(talk: Talk) -> Option<Bar> {
     (talk != Talk::Quiet).then(Bar::new)
-}
-
-/// What reports the progress of `bar`.
-fn progress(bar: &Option<Bar>) -> &dyn Progress {
-    match bar {
-        Some(b) => b,
-        None => &Silent,
-    }
 }
 
 /// The table a `generate` invocation means: a table's name, or a family's id with its
@@ -343,9 +335,7 @@ fn trim(set: &mut set::Set, entry: &set::Entry, out: &Path, a: &GenerateArgs) ->
     let table = retro::table::Table::open_unverified(&small)?;
     let talk = Talk::of(a);
     let bar = bar(talk);
-    let trimmed = with_threads(a.threads, || {
-        compressed::trim(&table, out, a.level, progress(&bar))
-    })??;
+    let trimmed = with_threads(a.threads, || compressed::trim(&table, out, a.level, &bar))??;
     bar.iter().for_each(Bar::finish);
     if let (Some(c), true) = (trimmed, talk != Talk::Quiet) {
         outln!(
@@ -364,7 +354,7 @@ fn generate_one(name: &str, out: &Path, threads: Option<usize>, talk: Talk) -> R
     let plugin = retro::GAMES.plugin_in(name, out)?;
     note!(talk, "generating {} ({})", plugin.name(), plugin.title());
     let bar = bar(talk);
-    let done = with_threads(threads, || generate(&*plugin, out, progress(&bar)))??;
+    let done = with_threads(threads, || generate(&*plugin, out, &bar))??;
     bar.iter().for_each(Bar::finish);
     for t in &done.removed_temps {
         note!(

@@ -12,7 +12,7 @@ use retro::gomoku::validate::options::{DEFAULT_FIRST_HOLE_NODES, DEFAULT_PROOF_B
 use retro::gomoku::validate::repair::completed;
 use retro::gomoku::validate::strategy::Strategy;
 use retro::gomoku::validate::{validate_with, Options};
-use retro::progress::{Bar, Progress, Silent};
+use retro::progress::Bar;
 
 use super::gomoku_args::{with_threads, LimitArgs, MAX_BLACK_MOVES, STRATEGY_MAX};
 use super::gomoku_prove::ProofArgs;
@@ -108,11 +108,10 @@ pub fn run_validate(args: &ValidateArgs) -> anyhow::Result<bool> {
         first_hole_nodes: args.first_hole_nodes,
     };
     outln!("checking: {limit}, {rules} rules")?;
-    let bar = Bar::new();
-    let progress: &dyn Progress = if args.quiet { &Silent } else { &bar };
-    let run = || validate_with(&strategy, &opts, progress);
+    let bar = (!args.quiet).then(Bar::new);
+    let run = || validate_with(&strategy, &opts, &bar);
     let report = with_threads(args.threads, run)?;
-    bar.finish();
+    bar.iter().for_each(Bar::finish);
     outln!("{report}")?;
     if report.stopped_early.is_some() {
         outln!(

@@ -208,17 +208,16 @@ fn search(
         None => None,
         Some(c) if c.fresh => None,
         Some(c) => match retro::input::read(&c.path, "a checkpoint", CHECKPOINT_MAX) {
-            Ok(bytes) => Some(bytes),
+            Ok(bytes) => Some((bytes, c.path.as_path())),
             Err(InputError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 None
             }
             Err(e) => return Err(anyhow::Error::from(e).context("cannot read the checkpoint")),
         },
     };
-    let cp = checkpoints.map_or(PathBuf::new(), |c| c.path.clone());
     let mut solver = match saved {
         // Checked before any work: a graph grown with other options does not resume.
-        Some(bytes) => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
+        Some((bytes, cp)) => match Solver::from_checkpoint(&bytes, b, black_to_move, cfg) {
             Ok(s) => {
                 outln!(
                     "resuming from {} ({} nodes, {:.0?} spent before)",
@@ -244,17 +243,18 @@ fn search(
         },
         None => Solver::new(b, black_to_move, cfg),
     };
-    let every = checkpoints.map_or(Duration::ZERO, |c| c.every);
+    // The checkpoints written as the search goes (none for `prove`, nor with an interval of 0).
+    let saving = checkpoints.filter(|c| !c.every.is_zero());
     let mut ticker = Ticker::new(args.quiet);
     let mut last_save = Instant::now();
     let stop = loop {
         let pause = Instant::now() + Duration::from_millis(500);
         let stop = solver.run(Some(pause));
         ticker.show(&solver.status());
-        let save_now = stop != Stop::Paused || (!every.is_zero() && last_save.elapsed() >= every);
-        if save_now && !every.is_zero() && stop != Stop::Proven {
-            retro::atomic::write(&cp, &solver.to_checkpoint())
-                .with_context(|| format!("cannot write checkpoint {}", cp.display()))?;
+        let due = |c: &&Checkpoints| stop != Stop::Paused || last_save.elapsed() >= c.every;
+        if let Some(c) = saving.filter(due).filter(|_| stop != Stop::Proven) {
+            retro::atomic::write(&c.path, &solver.to_checkpoint())
+                .with_context(|| format!("cannot write checkpoint {}", c.path.display()))?;
             last_save = Instant::now();
         }
         if stop != Stop::Paused {
@@ -286,8 +286,8 @@ fn search(
             cfg.threat.node_limit,
             tries_line(b, &solver.root_tries())
         )?;
-        if checkpoints.is_some() && !every.is_zero() && stop != Stop::Refuted {
-            outln!("checkpoint: {} (run again to resume)", cp.display())?;
+        if let Some(c) = saving.filter(|_| stop != Stop::Refuted) {
+            outln!("checkpoint: {} (run again to resume)", c.path.display())?;
         }
         return Ok(false);
     }
@@ -333,8 +333,8 @@ fn search(
         "strategy: black plays {first} first; written to {}",
         out.display()
     )?;
-    if checkpoints.is_some() && cp.exists() {
-        let _ = std::fs::remove_file(&cp);
+    if let Some(c) = checkpoints.filter(|c| c.path.exists()) {
+        let _ = std::fs::remove_file(&c.path);
     }
     Ok(true)
 }
