@@ -110,4 +110,8 @@ pub struct MaterialEntry {
     pub pieces: usize,
     /// This server holds its table.
     pub present: bool,
+    /// The table of another game that answers for the material where this server holds
+    /// no chess table of it (`kbnk` for KBNvK); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<&'static str>,
 }

@@ -348,17 +348,29 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
         super::present_dtz::signed(*b.after.get(k)?)
     };
-    // The stored best move heads the probe's list; where an en-passant capture is better
-    // than anything stored, the list goes by rank again (ties in the probe's order), so
-    // that capture, the best, comes first.
-    let mut order = probed.moves.clone();
-    if value != probed.value {
-        order.sort_by_key(|&(_, v)| v.move_rank());
+    // Each legal move's value for the opponent and DTZ, by its place in `legal`.
+    let mut values = vec![Value::Illegal; legal.len()];
+    for &(code, v) in &probed.moves {
+        if let Some(k) = find(code).and_then(|m| legal.iter().position(|x| std::ptr::eq(x, m))) {
+            values[k] = v;
+        }
     }
+    let dtz_values: Vec<Option<Value>> = match beside_ok {
+        Some(b) => b.after.iter().copied().map(Some).collect(),
+        None => Vec::new(),
+    };
+    // One order on every route, `/standard`'s (the result under the 50-move rule from the
+    // clock, then the quickest mate or the longest defence, then Lichess's tie-breaks, then
+    // the order moves are generated in), whichever table answers; the best move is its
+    // first.
+    let order: Vec<usize> = super::lichess::move_order(pos, &legal, &values, &dtz_values)
+        .into_iter()
+        .filter(|&k| values[k] != Value::Illegal)
+        .collect();
     let moves = order
         .iter()
-        .filter_map(|&(code, v)| {
-            let m = find(code)?;
+        .map(|&k| {
+            let (m, v) = (&legal[k], values[k]);
             let checkmate = v == Value::Loss(0);
             let why = if v == Value::Draw {
                 // After a capture or promotion, the opponent's own captures would lead
@@ -367,7 +379,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             } else {
                 DrawReason::Unknown
             };
-            Some(MoveAnswer {
+            MoveAnswer {
                 uci: uci(m),
                 san: san(pos, m, Some(checkmate)),
                 category: category(v),
@@ -379,19 +391,13 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
                 checkmate,
                 stalemate: why == DrawReason::Stalemate,
                 dtz: dtz_after(m),
-            })
+            }
         })
         .collect();
-    let best = if value == probed.value {
-        probed.best.and_then(find)
-    } else {
-        // An en-passant capture is better than anything stored: the first best move.
-        probed
-            .moves
-            .iter()
-            .find(|m| m.1.back() == value)
-            .and_then(|m| find(m.0))
-    };
+    let best = order
+        .first()
+        .map(|&k| &legal[k])
+        .filter(|_| value != Value::Illegal);
     let why = if value == Value::Draw {
         draw_reason(source, pos, subs)
     } else {

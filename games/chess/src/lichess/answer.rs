@@ -203,7 +203,6 @@ impl Tablebase {
                 .min_by_key(|v| v.move_rank())
                 .map_or(Value::Illegal, Value::back)
         });
-        let h = pos.clock.halfmove;
         let afters: Vec<Position> = legal.iter().map(|m| after(pos, m)).collect();
         let dtz_root = self.dtz.value(pos);
         let dtz_after: Vec<Option<Value>> = match dtz_root {
@@ -219,14 +218,14 @@ impl Tablebase {
             .map(zeroing)
             .zip(values.iter().copied())
             .collect();
-        let mut moves: Vec<(Scored, Option<Role>, Option<Role>)> = legal
-            .iter()
-            .zip(values)
-            .zip(afters.into_iter().zip(dtz_after))
-            .map(|((m, v), (after, dtz))| {
-                let info = info(&after, v, after.clock.halfmove, h, dtz, None);
-                let scored = Scored {
-                    after,
+        let ranked = ranked(pos, &legal, Some(&afters), &values, &dtz_after);
+        let mut afters: Vec<Option<Position>> = afters.into_iter().map(Some).collect();
+        let moves: Vec<Scored> = ranked
+            .into_iter()
+            .map(|(k, info)| {
+                let m = &legal[k];
+                Scored {
+                    after: afters[k].take().expect("each move once"),
                     info: MoveInfo {
                         uci: uci(m).to_string(),
                         san: san(pos, m, Some(info.checkmate)).to_string(),
@@ -234,13 +233,9 @@ impl Tablebase {
                         conversion: m.converts(),
                         pos: info,
                     },
-                };
-                (scored, m.capture, m.promotion)
+                }
             })
             .collect();
-        // Stable: equal moves keep retro's move order.
-        moves.sort_by_cached_key(|(s, c, p)| rules::sort_key(&s.info, *c, *p));
-        let moves: Vec<Scored> = moves.into_iter().map(|m| m.0).collect();
         Ok(Evaluated {
             value,
             dtz_best: dtz_best.and_then(|u| moves.iter().position(|s| s.info.uci == u)),
@@ -287,6 +282,70 @@ impl Tablebase {
         games.insert(name.to_string(), g.clone());
         Ok(g)
     }
+}
+
+/// Lichess's order of the legal moves `legal` of `pos` (indices into `legal`, best first),
+/// from the value each leads to (for the opponent, as [`retro_engine::probe::Probed`]
+/// gives it) and the DTZ value of where it leads, where a DTZ table gives one. The one
+/// order of every answer: `/standard`, and the chess answers of `retro probe` and
+/// `/api/probe` ([`crate::present`]), whose best move is its first.
+pub fn move_order(
+    pos: &Position,
+    legal: &[Move],
+    values: &[Value],
+    dtz_after: &[Option<Value>],
+) -> Vec<usize> {
+    ranked(pos, legal, None, values, dtz_after)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Each legal move's index and the Lichess fields of where it leads, in Lichess's order;
+/// `afters`, the positions the moves reach, where they are at hand.
+fn ranked(
+    pos: &Position,
+    legal: &[Move],
+    afters: Option<&[Position]>,
+    values: &[Value],
+    dtz_after: &[Option<Value>],
+) -> Vec<(usize, PositionInfo)> {
+    let h = pos.clock.halfmove;
+    // The fields read the position reached for its material and side to move alone, but
+    // for a draw (stalemate or not): a move that keeps the material stands in as `pos`
+    // with the other side to move, without the move made (every answer ranks every move).
+    let mut same = *pos;
+    same.turn = pos.turn.other();
+    let mut moves: Vec<(usize, PositionInfo)> = legal
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let dtz = dtz_after.get(k).copied().flatten();
+            let v = values[k];
+            let info = match afters {
+                Some(a) => info(&a[k], v, a[k].clock.halfmove, h, dtz, None),
+                None if m.converts() || v == Value::Draw => {
+                    let a = after(pos, m);
+                    info(&a, v, a.clock.halfmove, h, dtz, None)
+                }
+                None => info(
+                    &same,
+                    v,
+                    rules::halfmoves_after(zeroing(m), h),
+                    h,
+                    dtz,
+                    None,
+                ),
+            };
+            (k, info)
+        })
+        .collect();
+    // Stable: equal moves keep retro's move order.
+    moves.sort_by_cached_key(|(k, info)| {
+        let m = &legal[*k];
+        rules::sort_key(info, m.converts(), zeroing(m), m.capture, m.promotion)
+    });
+    moves
 }
 
 /// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);

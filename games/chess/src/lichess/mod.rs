@@ -29,7 +29,7 @@ use retro_engine::table::{Table, TableError};
 
 use crate::subtables::SubTableError;
 use crate::Position;
-pub use answer::Tablebase;
+pub use answer::{move_order, Tablebase};
 pub use folder::Folder;
 
 /// The longest FEN read: longer than any real one.

@@ -31,7 +31,7 @@
 
 use std::cmp::Reverse;
 
-use super::types::{Category, MoveInfo, PositionInfo};
+use super::types::{Category, PositionInfo};
 use crate::material::{Color, Role};
 use crate::Position;
 use retro_engine::game::Value;
@@ -66,21 +66,13 @@ pub fn dtz_is_dtm(pos: &Position, value: Value) -> bool {
     };
     let loser = winner.other();
     let lone_king = pos.colors[loser as usize] == pos.pieces(loser, Role::King);
-    let roles: Vec<Role> = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .flat_map(|r| std::iter::repeat_n(r, pos.pieces(winner, r).count_ones() as usize))
-    .collect();
-    let minor = |r: &Role| matches!(r, Role::Knight | Role::Bishop);
+    // Counted on the bitboards: every move of every answer asks it.
+    let pieces = pos.colors[winner as usize] & !pos.pieces(winner, Role::King);
+    let minors = pos.pieces(winner, Role::Knight) | pos.pieces(winner, Role::Bishop);
     lone_king
-        && match roles.as_slice() {
-            [r] => *r != Role::Pawn,
-            [a, b] => minor(a) && minor(b),
+        && match pieces.count_ones() {
+            1 => pos.pieces(winner, Role::Pawn) == 0,
+            2 => pieces == minors,
             _ => false,
         }
 }
@@ -208,20 +200,26 @@ pub fn halfmoves_after(zeroing: bool, before: u32) -> u32 {
     }
 }
 
-/// lila-tablebase's move order key, smaller first: category; mate, then stalemate and
-/// insufficient material; DTM (quickest mate, …, draws, …, longest resistance); when
-/// winning, conversions and zeroing moves first (last when losing); DTZ; then the larger
-/// capture and promotion.
-pub fn sort_key(m: &MoveInfo, capture: Option<Role>, promotion: Option<Role>) -> impl Ord {
-    let p = &m.pos;
+/// lila-tablebase's move order key, smaller first, of a move leading to `p` (a
+/// `conversion` changes the material, a `zeroing` move resets the clock): category;
+/// mate, then stalemate and insufficient material; DTM (quickest mate, …, draws, …,
+/// longest resistance); when winning, conversions and zeroing moves first (last when
+/// losing); DTZ; then the larger capture and promotion.
+pub fn sort_key(
+    p: &PositionInfo,
+    conversion: bool,
+    zeroing: bool,
+    capture: Option<Role>,
+    promotion: Option<Role>,
+) -> impl Ord {
     let losing = !p.category.is_positive();
     (
         p.category,
         !p.checkmate,
         (!p.stalemate, !p.insufficient_material),
         tightening(p.dtm),
-        m.conversion ^ losing,
-        (m.zeroing ^ losing, Reverse(p.dtz)),
+        conversion ^ losing,
+        (zeroing ^ losing, Reverse(p.dtz)),
         (Reverse(capture), Reverse(promotion)),
     )
 }
