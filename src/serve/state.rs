@@ -443,6 +443,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
             headline.longest = Some(headline.longest.map_or(d, |x: u16| x.max(d)));
         }
     }
+    let stored = plugin.stored_as(headline.legal);
     let name = plugin.name();
     let file = table
         .path()
@@ -462,6 +463,8 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
             DistanceUnit::Moves => "moves",
             DistanceUnit::Plies => "plies",
         },
+        positions: stored.as_ref().and_then(|s| s.positions),
+        stored_as: stored.map(|s| s.words),
         headline,
         sections,
         summary: Vec::new(),

@@ -24,6 +24,65 @@ pub fn title(m: &Material) -> String {
     format!("{} vs {}", side(&m.sides[0]), side(&m.sides[1]))
 }
 
+/// What the `stored` legal positions of a table of material `m` stand for: one of each
+/// group of positions that the index's symmetries make alike ([`crate::index::transform`]),
+/// and every position they hold, both sides to move. With pawns the board is only
+/// mirrored left to right, and no square is its own mirror: each stored position stands
+/// for two. Without pawns it is also turned and reflected across its diagonals (8
+/// images), and a position is its own image only with every piece on one long diagonal
+/// (reflected across it): such a group holds 4 positions, two of them on a1-h8; every
+/// other group holds 8.
+pub fn stored_as(m: &Material, stored: u64) -> retro_engine::present::StoredAs {
+    use retro_engine::present::StoredAs;
+    if m.has_pawns() {
+        return StoredAs {
+            positions: Some(2 * stored),
+            words: "one of each pair of positions mirrored left to right".into(),
+        };
+    }
+    StoredAs {
+        positions: Some((8 * stored).saturating_sub(2 * on_long_diagonal(m))),
+        words: "one of each group of up to 8 positions alike by turning or reflecting the board"
+            .into(),
+    }
+}
+
+/// The legal positions of material `m` (without pawns) with every piece on the a1-h8
+/// diagonal, both sides to move.
+fn on_long_diagonal(m: &Material) -> u64 {
+    use super::material::Color;
+    let mut pieces = vec![(Color::White, Role::King), (Color::Black, Role::King)];
+    for (side, color) in m.sides.iter().zip([Color::White, Color::Black]) {
+        pieces.extend(side.iter().map(|&r| (color, r)));
+    }
+    // Every placement on the 8 squares, once each (two alike pieces swapped are one).
+    fn place(
+        pieces: &[(super::material::Color, Role)],
+        pos: Position,
+        seen: &mut std::collections::HashSet<Position>,
+    ) {
+        let Some((&(c, r), rest)) = pieces.split_first() else {
+            seen.insert(pos);
+            return;
+        };
+        for sq in (0..8u8).map(|i| i * 9) {
+            if pos.piece_at(sq).is_none() {
+                let mut p = pos;
+                p.put(sq, c, r);
+                place(rest, p, seen);
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    if pieces.len() <= 8 {
+        place(&pieces, Position::empty(), &mut seen);
+    }
+    seen.iter()
+        .flat_map(|p| [Color::White, Color::Black].map(|turn| Position { turn, ..*p }))
+        .filter(|p| p.check().is_ok())
+        .count() as u64
+}
+
 #[derive(Serialize)]
 struct Answer {
     fen: String,

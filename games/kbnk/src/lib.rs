@@ -148,6 +148,16 @@ impl GameText for Kbnk {
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Moves
     }
+
+    /// Each stored position (its bishop on a light square) stands for itself and its
+    /// mirror left to right (the bishop on a dark one), never the same position.
+    fn stored_as(&self, stored: u64) -> Option<retro_engine::present::StoredAs> {
+        Some(retro_engine::present::StoredAs {
+            positions: Some(2 * stored),
+            words: "one of each pair of positions mirrored left to right (the bishop on a light square)"
+                .into(),
+        })
+    }
 }
 
 /// The value of a KBNvK position of either colouring in the KBNK table (which holds
