@@ -31,6 +31,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("assets/chess-line.js"),
     ),
     (
+        "chess-practice.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/chess-practice.js"),
+    ),
+    (
         "picker.js",
         "text/javascript; charset=utf-8",
         include_bytes!("assets/picker.js"),
