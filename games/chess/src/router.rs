@@ -37,7 +37,7 @@ impl Router {
 
     /// The table name (stored colouring) for a FEN's material.
     pub fn table_for(text: &str) -> Result<String, PositionError> {
-        let pos = super::fen::parse(text)?;
+        let pos = super::rules::fen::parse(text)?;
         let m = pos.material();
         if m.is_bare_kings() {
             return Err(PositionError::Illegal(
@@ -57,7 +57,7 @@ impl Router {
         {
             return Ok(t.clone());
         }
-        let loaded = Arc::new(super::family::CHESS.open(&self.dir, name)?);
+        let loaded = Arc::new(super::indexing::registry::CHESS.open(&self.dir, name)?);
         self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -7,11 +7,11 @@ use super::dtz::{self, DtzTables};
 use super::rules::{self, Facts};
 use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
 use super::{LichessError, StandIn, Tables};
-use crate::fen::to_fen;
-use crate::material::{Color, Role};
-use crate::moves::{en_passant_after, legal_moves, make, terminal, Move};
-use crate::notation::{san, uci};
-use crate::position::Clock;
+use crate::rules::fen::to_fen;
+use crate::rules::material::{Color, Role};
+use crate::rules::moves::{en_passant_after, legal_moves, make, terminal, Move};
+use crate::rules::notation::{san, uci};
+use crate::rules::position::Clock;
 use crate::{Chess, Position};
 use retro_engine::game::Value;
 use retro_engine::table::Table;
@@ -276,7 +276,7 @@ impl Tablebase {
     fn game(
         &self,
         name: &str,
-        material: &crate::material::Material,
+        material: &crate::rules::material::Material,
     ) -> Result<Arc<Chess>, LichessError> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(g) = games.get(name) {

@@ -4,26 +4,20 @@
 use std::path::Path;
 
 use retro_engine::plugin::Plugin;
-use retro_engine::registry::{Family, OpenError, Registry};
+use retro_engine::registry::{Family, OpenError};
 
-/// The chess family: see [`Family`].
-pub struct ChessFamily;
-
-/// The family, for the program's registry.
-pub static FAMILY: ChessFamily = ChessFamily;
-
-/// Chess alone: how a chess table opens its sub-tables (a compressed one finds its dropped
-/// side to move from its own sub-tables) and how the FEN router finds a material's table.
-pub static CHESS: Registry = Registry::new(&[&FAMILY]);
+use super::outcome::{Chess, ChessDtz};
+// The family's entry is declared below the sub-tables, which read through it.
+pub use super::registry::{ChessFamily, CHESS, FAMILY};
 
 /// The material of table `name` and whether it is the DTZ table, or what is wrong with the
 /// name: not a material, bare kings, or not the canonical name of its material.
-fn material_of(name: &str) -> Result<(super::material::Material, bool), String> {
+fn material_of(name: &str) -> Result<(crate::rules::material::Material, bool), String> {
     let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
         Some(m) => (m, true),
         None => (name, false),
     };
-    let m = super::material::Material::parse(material).map_err(|e| e.to_string())?;
+    let m = crate::rules::material::Material::parse(material).map_err(|e| e.to_string())?;
     if m.is_bare_kings() {
         return Err("KvK has no table: two bare kings are a draw".into());
     }
@@ -53,10 +47,10 @@ impl Family for ChessFamily {
     fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
         let (c, dtz) = material_of(name).map_err(OpenError::BadName)?;
         if dtz {
-            let game = super::dtz::ChessDtz::open(&c, dir)?;
+            let game = ChessDtz::open(&c, dir)?;
             return Ok(Box::new(game));
         }
-        let game = super::Chess::open(&c, dir)?;
+        let game = Chess::open(&c, dir)?;
         Ok(Box::new(game))
     }
     fn generate_args(&self, name: &str) -> Vec<String> {

@@ -6,11 +6,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::material::Material;
 use super::plan::{
     check_disk, check_memory, closure, open_present, present_metric, NoRoom, TooBig,
 };
-use super::subtables::table_name;
+use crate::indexing::subtables::table_name;
+use crate::rules::material::Material;
 use retro_engine::table::{Metric, Table, TableError};
 
 /// One table of the set: a material and the metric it holds.

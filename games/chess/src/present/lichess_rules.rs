@@ -31,8 +31,8 @@
 
 use std::cmp::Reverse;
 
-use super::types::{Category, MoveInfo, PositionInfo};
-use crate::material::{Color, Role};
+use super::lichess_types::{Category, MoveInfo, PositionInfo};
+use crate::rules::material::{Color, Role};
 use crate::Position;
 use retro_engine::game::Value;
 
@@ -234,10 +234,48 @@ fn tightening(metric: Option<i32>) -> impl Ord {
     )
 }
 
+/// The category under the 50-move rule of `pos`, worth `value` for its side to move (its
+/// distance to mate, or its DTZ value where only that is known), whose DTZ value is `dtz`,
+/// with the clock `pos` carries: `/standard`'s rule ([`category`]),
+/// so that every route says the same. With the clock at zero it is
+/// [`super::dtz::category`]`(dtz)`.
+pub fn category_at(pos: &Position, value: Value, dtz: Value) -> &'static str {
+    let h = pos.clock.halfmove;
+    let facts = Facts {
+        value,
+        dtz: signed(dtz),
+        halfmoves: h,
+        halfmoves_before: h.saturating_sub(1),
+        checkmate: value == Value::Loss(0),
+        stalemate: dtz == Value::Draw && crate::rules::moves::terminal(pos) == Some(Value::Draw),
+        insufficient_material: false,
+    };
+    match category(&facts) {
+        Category::Win | Category::SyzygyWin | Category::MaybeWin => "win",
+        Category::CursedWin => "cursed-win",
+        Category::Draw => "draw",
+        Category::BlessedLoss => "blessed-loss",
+        Category::Loss | Category::SyzygyLoss | Category::MaybeLoss => "loss",
+        Category::Unknown => "unknown",
+    }
+}
+
+/// DTZ in plies, signed for the side to move (0 for a draw), as Syzygy gives it: a
+/// checkmated side has -1.
+pub fn signed(v: Value) -> Option<i32> {
+    match v {
+        Value::Loss(0) => Some(-1),
+        Value::Win(p) => Some(p as i32),
+        Value::Loss(p) => Some(-(p as i32)),
+        Value::Draw => Some(0),
+        Value::Illegal => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse;
+    use crate::rules::fen::parse;
 
     fn facts(value: Value, exact: bool, h: u32, before: u32) -> Facts {
         Facts {
