@@ -290,7 +290,7 @@ pub fn table_files(dir: &Path) -> Vec<PathBuf> {
 /// A game finding the values of its table's dropped section.
 struct ByPlugin(Box<dyn Plugin>);
 
-impl crate::table::complete::Complete for ByPlugin {
+impl crate::table::reader::complete::Complete for ByPlugin {
     fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value {
         self.0.one_ply(table, index)
     }

@@ -5,6 +5,7 @@
 mod common;
 mod process_group;
 
+mod architecture;
 mod browser;
 mod browser_analysis;
 mod browser_answers;

@@ -10,6 +10,7 @@
 //! against the two-queue solver).
 
 mod best;
+mod dest;
 mod group;
 mod lanes;
 mod refute;

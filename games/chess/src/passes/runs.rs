@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use super::start::{Dest, GONE};
+use super::dest::{Dest, GONE};
 use super::ChessPasses;
 use crate::indexing::index::transform;
 use crate::indexing::subtables::Route;
