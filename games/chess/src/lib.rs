@@ -12,6 +12,7 @@
 
 pub mod bareking;
 pub mod dtz;
+pub mod family;
 pub mod indexing;
 pub mod lichess;
 pub mod passes;
@@ -22,7 +23,7 @@ pub mod rules;
 
 // The paths the crate's users name (`retro_chess::fen::parse`, `retro_chess::plan`).
 pub use indexing::outcome::Chess;
-pub use indexing::{family, subtables};
+pub use indexing::subtables;
 pub use planning::{plan, set};
 pub use rules::position::Position;
 pub use rules::{board, fen, material, moves, notation, position};
