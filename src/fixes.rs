@@ -54,10 +54,6 @@ fn own_fix(e: &(dyn Error + 'static)) -> Option<String> {
             RegistryError::Unknown { .. } | RegistryError::BadParams(_) => None,
         };
     }
-    #[cfg(feature = "server")]
-    if let Some(crate::serve::ServeError::Registry(r)) = e.downcast_ref() {
-        return own_fix(r);
-    }
     if let Some(t) = e.downcast_ref::<TableError>() {
         return table_fix(t);
     }

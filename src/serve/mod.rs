@@ -59,7 +59,9 @@ pub struct Options {
 pub enum ServeError {
     #[error("making the default tables: {0}")]
     Defaults(#[from] set::MakeError),
-    #[error(transparent)]
+    // Not `transparent`: a transparent error's `source` skips the one it wraps, and the
+    // fix for a registry error is found by walking the chain (`fixes::fix`).
+    #[error("{0}")]
     Registry(#[from] RegistryError),
     #[error("{path}: {why}")]
     Folder { path: PathBuf, why: &'static str },

@@ -19,14 +19,6 @@ use std::path::Path;
 /// a file-level loop, or the rooms of a room-level one. A listed loop no longer found fails
 /// the test as well, so that its entry goes too.
 const KNOWN_LOOPS_TO_REMOVE: &[(&str, Level, &[&str])] = &[
-    // src/serve: files.rs and routes.rs name each other, and so the rooms fixes and serve
-    // do. To be removed once the serve work that breaks them is merged.
-    (
-        "src/lib.rs",
-        Level::Files,
-        &["src/serve/files.rs", "src/serve/routes.rs"],
-    ),
-    ("src/lib.rs", Level::Rooms, &["fixes", "serve"]),
     // games/mnk: lib.rs (the game `Mnk` and its `Game` impl) names family.rs, present.rs
     // and tiers.rs, which name `Mnk` back. To be removed once the game sits below them.
     (
