@@ -11,6 +11,14 @@
 //! checks the published longest mates (213 plies pawnless, KBNvKN; 254 overall, KPPvKP)
 //! and exits 1 if one differs or a table is missing. RETRO_SET_PIECES (5) picks the
 //! materials listed: `4` lists the 3-4 piece ones instead.
+//!
+//! With `RETRO_RTBGEN=DIR` (a folder holding Syzygy's generator, `rtbgen` and `rtbgenp`,
+//! built by the user: it is GPL and not part of retro), every listed material is also
+//! solved by `rtbgen -s -g` (`rtbgenp` with pawns), whose statistics (positions per
+//! distance to zeroing, per side to move: wins, cursed wins, draws, blessed and plain
+//! losses) must equal the DTZ table's histograms, count for count. Syzygy's generator
+//! reads its own files of the sub-tables from `RTBPATH`: a material whose sub-tables are
+//! not there is listed as not checked (not a failure); a difference is a failure.
 
 use std::path::{Path, PathBuf};
 
@@ -67,7 +75,126 @@ fn beyond_fifty(t: &Table) -> (u64, u64) {
     out
 }
 
+/// Counts per (white to move, outcome, plies) from a DTZ table's histograms.
+type Counts = std::collections::BTreeMap<(bool, Outcome, u16), u64>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+/// `v` as a key: draws at 0 plies.
+fn key(white: bool, v: Value) -> Option<(bool, Outcome, u16)> {
+    match v {
+        Value::Win(p) => Some((white, Outcome::Win, p)),
+        Value::Draw => Some((white, Outcome::Draw, 0)),
+        Value::Loss(p) => Some((white, Outcome::Loss, p)),
+        _ => None,
+    }
+}
+
+fn dtz_counts(t: &Table) -> Counts {
+    let mut out = Counts::new();
+    for (k, s) in t.header().sections.iter().enumerate() {
+        for (code, &n) in s.histogram.iter().enumerate() {
+            if let Some(k) = Metric::Dtz.from_code(code).and_then(|v| key(k == 0, v)) {
+                if n > 0 {
+                    *out.entry(k).or_default() += n;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The statistics `rtbgen -s` writes to `NAME.txt`: "White to move:" / "Black to move:"
+/// sections of "N positions win in P ply." and "N positions lose in P ply." lines, and
+/// "N positions are draws.".
+fn rtbgen_counts(text: &str) -> Counts {
+    let mut out = Counts::new();
+    let mut white = true;
+    for line in text.lines() {
+        if line.starts_with("White to move") {
+            white = true;
+        } else if line.starts_with("Black to move") {
+            white = false;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let number = |i: usize| words.get(i).and_then(|w| w.parse::<u64>().ok());
+        let value = match words.as_slice() {
+            [_, "positions", "win", "in", _, "ply."] => number(4).map(|p| Value::Win(p as u16)),
+            [_, "positions", "lose", "in", _, "ply."] => number(4).map(|p| Value::Loss(p as u16)),
+            [_, "positions", "are", "draws."] => Some(Value::Draw),
+            _ => None,
+        };
+        if let (Some(k), Some(n)) = (value.and_then(|v| key(white, v)), number(0)) {
+            if n > 0 {
+                *out.entry(k).or_default() += n;
+            }
+        }
+    }
+    out
+}
+
+/// `Some(Ok(counts compared))`, `Some(Err(difference))`, or `None` with why it was not run.
+fn rtbgen_check(bin: &Path, m: &Material, dtz: &Table) -> Result<Result<usize, String>, String> {
+    let name = m.to_string();
+    let program = bin.join(if m.has_pawns() { "rtbgenp" } else { "rtbgen" });
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let out = std::process::Command::new(&program)
+        .args(["-t", &threads.to_string(), "-s", "-g", &name])
+        .current_dir(tmp.path())
+        .output()
+        .map_err(|e| format!("{}: {e}", program.display()))?;
+    let text = std::fs::read_to_string(tmp.path().join(format!("{name}.txt")));
+    let text = match (out.status.success(), text) {
+        (true, Ok(t)) => t,
+        _ => {
+            let why = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .chain(String::from_utf8_lossy(&out.stderr).lines())
+                .last()
+                .unwrap_or("")
+                .to_string();
+            return Err(format!("rtbgen did not run ({why})"));
+        }
+    };
+    let (ours, theirs) = (dtz_counts(dtz), rtbgen_counts(&text));
+    if ours == theirs {
+        return Ok(Ok(ours.len()));
+    }
+    let keys: std::collections::BTreeSet<_> = ours.keys().chain(theirs.keys()).collect();
+    let first = keys
+        .into_iter()
+        .find(|k| ours.get(k) != theirs.get(k))
+        .map(|k| {
+            format!(
+                "{} to move, {:?} in {} plies: retro {}, rtbgen {}",
+                if k.0 { "white" } else { "black" },
+                k.1,
+                k.2,
+                ours.get(k).copied().unwrap_or(0),
+                theirs.get(k).copied().unwrap_or(0)
+            )
+        });
+    Ok(Err(first.unwrap_or_default()))
+}
+
+/// Whether a side of material `name` (`KRRvK`) has two like pieces besides its king.
+fn twins(name: &str) -> bool {
+    name.split('v').any(|side| {
+        let b = side.as_bytes();
+        (1..b.len()).any(|i| b[..i].contains(&b[i]))
+    })
+}
+
 fn main() {
+    let rtbgen = std::env::var_os("RETRO_RTBGEN").map(PathBuf::from);
+    let mut unchecked = Vec::new();
+    let mut checked = 0;
     let dir = PathBuf::from(std::env::var("RETRO_SET").unwrap_or_else(|_| "tables".into()));
     let listed: usize = std::env::var("RETRO_SET_PIECES")
         .ok()
@@ -115,6 +242,21 @@ fn main() {
         if !shown {
             continue;
         }
+        if let Some(bin) = &rtbgen {
+            match rtbgen_check(bin, &m, &dtz) {
+                Ok(Ok(n)) => {
+                    checked += 1;
+                    eprintln!("{name}: rtbgen -s gives the same {n} counts");
+                }
+                // rtbgen counts a position with two like pieces of a side once per order
+                // of them (less the positions its symmetry folds): not comparable.
+                Ok(Err(d)) if twins(&name) => {
+                    unchecked.push(format!("{name}: like pieces, counted otherwise ({d})"))
+                }
+                Ok(Err(d)) => failures.push(format!("{name}: rtbgen -s differs: {d}")),
+                Err(why) => unchecked.push(format!("{name}: {why}")),
+            }
+        }
         let c = wdl(&dtm);
         let (cursed, blessed) = beyond_fifty(&dtz);
         let side = |k: usize| format!("{} / {} / {}", c[k][0], c[k][1], c[k][2]);
@@ -148,6 +290,15 @@ fn main() {
         "longest mate: {} plies ({}); pawnless: {} plies ({})",
         longest_mate.0, longest_mate.1, longest_pawnless.0, longest_pawnless.1
     );
+    if rtbgen.is_some() {
+        println!(
+            "rtbgen -s: {checked} materials with the same counts, {} not checked",
+            unchecked.len()
+        );
+        for u in &unchecked {
+            println!("  not checked: {u}");
+        }
+    }
     // Published longest mates (distance to mate in plies).
     if longest_pawnless != (213, "KBNvKN".to_string()) {
         failures.push(format!(

@@ -8,6 +8,7 @@ use crate::chess::plan::TooBig;
 use crate::chess::router::RouteError;
 use crate::chess::set::SetError;
 use crate::chess::subtables::{SubTableError, DTZ_SUFFIX};
+use crate::generate::set::MakeError;
 use crate::generate::GenerateError;
 use crate::present::ProbeError;
 use crate::registry::RegistryError;
@@ -53,12 +54,16 @@ fn own_fix(e: &(dyn Error + 'static)) -> Option<String> {
             RegistryError::Unknown { .. } | RegistryError::BadParams(_) => None,
         };
     }
-    #[cfg(feature = "server")]
-    if let Some(crate::serve::ServeError::Registry(r)) = e.downcast_ref() {
-        return own_fix(r);
-    }
     if let Some(t) = e.downcast_ref::<TableError>() {
         return table_fix(t);
+    }
+    if let Some(e) = e.downcast_ref::<MakeError>() {
+        return match e {
+            MakeError::Open(e) => fix(e.as_ref()),
+            MakeError::Generate(e) => own_fix(e),
+            MakeError::Table(t) => table_fix(t),
+            MakeError::Threads(_) | MakeError::Remove { .. } | MakeError::Report(_) => None,
+        };
     }
     if let Some(GenerateError::Table(t)) = e.downcast_ref::<GenerateError>() {
         return table_fix(t);

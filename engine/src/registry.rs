@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::generate::set::{Cost, TableSet};
 use crate::plugin::Plugin;
+use crate::table::compressed::Sides;
 use crate::table::{shared, table_path, Load, Table, TableError};
 
 /// A game family: REQUIRED are its id, name pattern, [`Family::claims`] and [`Family::open`]; the
@@ -60,9 +62,19 @@ pub trait Family: Sync {
     }
 
     /// OPTIONAL. The tables `retro serve` makes when they are missing, each after those it
-    /// reads. Default: none.
+    /// reads, kept dense. Default: none.
     fn default_tables(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// OPTIONAL. The tables `retro serve` makes when they are missing, as a set planned in
+    /// `dir`, for a family whose tables read one another and are kept compressed (chess);
+    /// it replaces [`Family::default_tables`]. Default: none.
+    fn default_set(
+        &self,
+        _dir: &Path,
+    ) -> Result<Option<DefaultSet>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(None)
     }
 
     /// OPTIONAL. How its tables sort among themselves, before their names. Default: by name.
@@ -177,11 +189,29 @@ impl Registry {
         self.family_of(name).map(|f| f.generate_args(name))
     }
 
-    /// Every family's default tables, in the registry's order.
-    pub fn default_tables(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.families
-            .iter()
-            .flat_map(|f| f.default_tables().iter().copied())
+    /// Every family's default tables ([`Family::default_set`], or else
+    /// [`Family::default_tables`]), planned in `dir`, in the registry's order; a family
+    /// with none is left out.
+    pub fn default_sets(
+        &self,
+        dir: &Path,
+    ) -> Result<Vec<DefaultSet>, Box<dyn std::error::Error + Send + Sync>> {
+        let mut sets = Vec::new();
+        for &family in self.families {
+            match family.default_set(dir)? {
+                Some(set) => sets.push(set),
+                None if family.default_tables().is_empty() => {}
+                None => sets.push(DefaultSet {
+                    tables: Box::new(Listed {
+                        family,
+                        names: family.default_tables(),
+                    }),
+                    compressed: false,
+                    what: family.default_tables().join(", "),
+                }),
+            }
+        }
+        Ok(sets)
     }
 
     /// How table `name` sorts in lists: by family, then as the family says, then by name.
@@ -287,10 +317,59 @@ pub fn table_files(dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
+/// The tables `retro serve` makes by default for one family, planned in a folder.
+pub struct DefaultSet {
+    pub tables: Box<dyn TableSet>,
+    /// Made compressed (at the default level, dense files removed).
+    pub compressed: bool,
+    /// What they are, for people: `every chess table of up to 4 pieces, DTM and DTZ`.
+    pub what: String,
+}
+
+/// A family's [`Family::default_tables`]: each made where it is missing (or written by an
+/// older retro, which cannot be read), none read by another.
+struct Listed {
+    family: &'static dyn Family,
+    names: &'static [&'static str],
+}
+
+impl TableSet for Listed {
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+    fn name(&self, i: usize) -> String {
+        self.names[i].to_string()
+    }
+    fn to_make(&self, i: usize, dir: &Path) -> bool {
+        let path = table_path(dir, self.names[i]);
+        !path.exists() || crate::table::written_in_older_format(&path)
+    }
+    fn cost(&self, _i: usize) -> Option<Cost> {
+        None
+    }
+    fn last_readers(&self) -> Vec<Option<usize>> {
+        vec![None; self.names.len()]
+    }
+    fn release(&mut self, _i: usize) {}
+    fn plugin(
+        &self,
+        i: usize,
+        dir: &Path,
+    ) -> Result<Box<dyn Plugin>, Box<dyn std::error::Error + Send + Sync>> {
+        self.family.open(self.names[i], dir).map_err(|e| match e {
+            OpenError::BadName(why) => RegistryError::BadParams(why).into(),
+            OpenError::Failed(e) => e,
+        })
+    }
+    fn sides(&self) -> Sides {
+        Sides::Both
+    }
+}
+
 /// A game finding the values of its table's dropped section.
 struct ByPlugin(Box<dyn Plugin>);
 
-impl crate::table::complete::Complete for ByPlugin {
+impl crate::table::reader::complete::Complete for ByPlugin {
     fn one_ply(&self, table: &Table, index: crate::game::Index) -> crate::game::Value {
         self.0.one_ply(table, index)
     }

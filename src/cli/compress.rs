@@ -139,7 +139,13 @@ pub fn compress_one(
     if !say {
         return Ok((c.dense_bytes, c.bytes));
     }
-    outln!(
+    outln!("{}", wrote(file, &c, t.elapsed().as_secs_f64()))?;
+    Ok((c.dense_bytes, c.bytes))
+}
+
+/// The line that says the compressed form of the dense table `from` is written.
+pub fn wrote(from: &Path, c: &compressed::Compressed, seconds: f64) -> String {
+    format!(
         "wrote {} ({} bytes, {} blocks{}): {:.1}x smaller than {} ({} bytes), in {:.1} s",
         c.path.display(),
         c.bytes,
@@ -148,11 +154,10 @@ pub fn compress_one(
             ", section '{s}' found one ply on"
         )),
         c.dense_bytes as f64 / c.bytes.max(1) as f64,
-        file.display(),
+        from.display(),
         c.dense_bytes,
-        t.elapsed().as_secs_f64()
-    )?;
-    Ok((c.dense_bytes, c.bytes))
+        seconds
+    )
 }
 
 pub fn run_decompress(a: &DecompressArgs) -> Result<bool> {

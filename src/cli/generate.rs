@@ -1,13 +1,14 @@
 //! `retro generate`: solve a table and write it, or a chess table set with its
 //! sub-tables, in dependency order.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use retro::chess::set;
-use retro::generate::{generate, with_threads};
+use retro::chess::set as chess_set;
+use retro::generate::set::{self, Event, Report};
+use retro::generate::Generated;
 use retro::progress::Bar;
 use retro::summary;
 use retro::table::compressed;
@@ -99,18 +100,99 @@ impl Talk {
     }
 }
 
-/// A line on stderr about the run's progress, unless `--quiet`.
-macro_rules! note {
-    ($talk:expr, $($arg:tt)*) => {
-        if $talk != Talk::Quiet {
-            eprintln!($($arg)*);
+/// What `generate` says of a run, as `--quiet` and `--verbose` ask: progress and notes on
+/// stderr, each table's summary on stdout.
+struct Say(Talk);
+
+impl Report for Say {
+    fn bar(&self) -> Option<Bar> {
+        (self.0 != Talk::Quiet).then(Bar::new)
+    }
+
+    fn event(&mut self, e: Event<'_>) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        if self.0 == Talk::Quiet {
+            return Ok(());
         }
-    };
+        match e {
+            Event::Removed { path } => {
+                eprintln!("removed {}, left by an interrupted run", path.display())
+            }
+            Event::Present {
+                i,
+                total,
+                name,
+                clock,
+            } => eprintln!("[{i}/{total}] {name}: present, skipped ({clock})"),
+            Event::Making {
+                i,
+                total,
+                name,
+                cost,
+                clock,
+            } => match cost {
+                Some(c) => eprintln!(
+                    "[{i}/{total}] {name}: {} positions, about {} of memory, a {} file ({clock})",
+                    c.positions,
+                    retro::memory::Bytes(c.memory_bytes),
+                    retro::memory::Bytes(c.file_bytes)
+                ),
+                None => eprintln!("[{i}/{total}] {name} ({clock})"),
+            },
+            Event::Generating { plugin } => {
+                eprintln!("generating {} ({})", plugin.name(), plugin.title())
+            }
+            Event::RemovedOwn { path } => eprintln!(
+                "removed {}, left by an interrupted run of this table",
+                path.display()
+            ),
+            Event::Generated { plugin, done } => summarize(plugin, done, self.0)?,
+            Event::Compressed {
+                from,
+                compressed,
+                seconds,
+            } => outln!("{}", cli::compress::wrote(from, compressed, seconds))?,
+            Event::Trimmed { compressed: c } => outln!(
+                "wrote {} ({} bytes): section '{}' now found one ply on, as nothing left to make reads it",
+                c.path.display(),
+                c.bytes,
+                c.dropped.as_deref().unwrap_or_default()
+            )?,
+            Event::Settled { .. } => {}
+        }
+        Ok(())
+    }
 }
 
-/// A progress bar, or nothing with `--quiet`.
-fn bar(talk: Talk) -> Option<Bar> {
-    (talk != Talk::Quiet).then(Bar::new)
+/// A table's summary on stdout: one line, or with `--verbose` its statistics in full.
+fn summarize(
+    plugin: &dyn retro::plugin::Plugin,
+    done: &Generated,
+    talk: Talk,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let unit = plugin.distance_unit();
+    let stats = summary::stats(&done.header, unit);
+    if talk == Talk::Full {
+        out!("{}", summary::render(&stats, unit))?;
+    }
+    // Its checksums were computed from the very bytes written: reading the whole file back
+    // to check them again would double the writing's cost (the records went past the
+    // page cache, so every byte would come back from the disk).
+    let table = retro::table::Table::open_unverified(&done.path)?;
+    for line in plugin.summary_lines(&table) {
+        outln!("{line}")?;
+    }
+    let legal: u64 = stats.iter().map(|s| s.legal).sum();
+    outln!(
+        "{}: {}; solved {legal} positions in {:.2} s ({:.1} million positions/s); wrote {} ({} bytes) in {:.2} s total",
+        plugin.name(),
+        summary::one_line(&stats, unit),
+        done.solve_seconds,
+        legal as f64 / done.solve_seconds.max(1e-9) / 1e6,
+        done.path.display(),
+        table.file_len(),
+        done.total_seconds
+    )?;
+    Ok(())
 }
 
 /// The table a `generate` invocation means: a table's name, or a family's id with its
@@ -154,7 +236,8 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
     }
     let name = table_name(&a)?;
     let talk = Talk::of(&a);
-    let dense = generate_one(&name, &a.out, a.threads, talk)?;
+    let plugin = retro::GAMES.plugin_in(&name, &a.out)?;
+    let dense = set::make_one(&*plugin, &a.out, a.threads, &mut Say(talk))?.path;
     if a.compress {
         cli::compress::compress_one(&dense, a.threads, None, a.level, talk != Talk::Quiet)?;
         if !a.keep_dense {
@@ -203,191 +286,23 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
     // the run at once.
     let disk = retro::disk::available(&a.out);
     let compressed = a.compress && !a.keep_dense;
-    let mut set = set::plan(&targets, metric.metrics(), &a.out, memory, disk, compressed)?;
-    let readers = set.last_readers();
-    if compressed {
-        // The tables made read their sub-tables' compressed files, every block many times
-        // over: each block is decoded once and kept, within half the memory there is
-        // (decoded, a block takes half its dense bytes, which the memory estimate counts).
-        let half = memory.map_or(0, |(n, _)| n / 2) as usize;
-        let budget = retro::table::cache::CacheBudget::process();
-        budget.set_limit(budget.limit().max(half));
-    }
-    let total = set.order.len();
+    let mut set = chess_set::plan(&targets, metric.metrics(), &a.out, memory, disk, compressed)?;
+    let opts = set::Options {
+        threads: a.threads,
+        compress: a.compress.then_some(set::Compress {
+            level: a.level,
+            keep_dense: a.keep_dense,
+            found_too: true,
+        }),
+        memory: memory.map(|(n, _)| n),
+    };
     let talk = Talk::of(a);
-    let start = std::time::Instant::now();
-    let (mut made, mut skipped) = (0, 0);
-    // Positions of the tables to make, for the estimate of the time left.
-    let cost = |e: &set::Entry| retro::chess::plan::estimate(&e.0, e.1);
-    let to_make: Vec<bool> = set.order.iter().map(|e| set.to_make(e, &a.out)).collect();
-    let mut left: u64 = (set.order.iter().zip(&to_make))
-        .filter(|(_, &m)| m)
-        .map(|(e, _)| cost(e).positions)
-        .sum();
-    let mut done_positions = 0u64;
-    for i in 0..total {
-        let entry = set.order[i].clone();
-        let name = set::name(&entry);
-        // A run killed while it wrote this table, or compressed or trimmed it, left its
-        // temporary file (the table under its final name is whole: the last form made).
-        for t in retro::table::writer::remove_stale_temps(&a.out, &name)? {
-            note!(talk, "removed {}, left by an interrupted run", t.display());
-        }
-        let elapsed = start.elapsed().as_secs_f64();
-        let clock = match done_positions {
-            0 => format!("{} so far", retro::summary::duration(elapsed)),
-            n => format!(
-                "{} so far, about {} left",
-                retro::summary::duration(elapsed),
-                retro::summary::duration(elapsed / n as f64 * left as f64)
-            ),
-        };
-        if !to_make[i] || !set.to_make(&entry, &a.out) {
-            note!(
-                talk,
-                "[{}/{total}] {name}: present, skipped ({clock})",
-                i + 1
-            );
-            skipped += 1;
-        } else {
-            // What it will take, said before a solve that may run for half an hour.
-            let cost = cost(&entry);
-            note!(
-                talk,
-                "[{}/{total}] {name}: {} positions, about {} of memory, a {} file ({clock})",
-                i + 1,
-                cost.positions,
-                retro::memory::Bytes(cost.memory_bytes),
-                retro::memory::Bytes(cost.file_bytes)
-            );
-            generate_one(&name, &a.out, a.threads, talk)?;
-            made += 1;
-            done_positions += cost.positions;
-            left -= cost.positions;
-        }
-        if a.compress {
-            let read_later = readers[i].is_some_and(|j| j > i);
-            settle(&mut set, &entry, &a.out, read_later, a)?;
-            // The tables whose last reader this was keep one side to move from now on.
-            for k in (0..i).filter(|&k| readers[k] == Some(i)) {
-                let e = set.order[k].clone();
-                trim(&mut set, &e, &a.out, a)?;
-            }
-        }
-    }
-    note!(
-        talk,
-        "chess: {made} tables generated, {skipped} already present, in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
-    Ok(true)
-}
-
-/// `--compress`, once a set's table is there: its compressed file, storing both sides to
-/// move while a table still to be made reads it (`read_later`), and its dense file gone
-/// (unless `--keep-dense`). A run killed at any point finds the table in one form or the
-/// other, each complete (both are written to a temporary file and renamed), and goes on
-/// from there.
-fn settle(
-    set: &mut set::Set,
-    entry: &set::Entry,
-    out: &Path,
-    read_later: bool,
-    a: &GenerateArgs,
-) -> Result<()> {
-    let name = set::name(entry);
-    let dense = out.join(format!("{name}.{}", retro::table::EXTENSION));
-    let small = out.join(format!("{name}.{}", compressed::EXTENSION));
-    if !dense.exists() {
-        return Ok(());
-    }
-    if !small.exists() {
-        // Read later from its compressed file, the table keeps both sides to move, at
-        // the fast level that weighs them, until nothing left to make reads it (`trim`).
-        // Kept dense, it is read from its dense file: its final form at once.
-        let (sides, level) = match read_later && !a.keep_dense {
-            true => (cli::compress::SidesArg::Both, compressed::TRIAL_LEVEL),
-            false => (cli::compress::SidesArg::One, a.level),
-        };
-        let say = Talk::of(a) != Talk::Quiet;
-        cli::compress::compress_one(&dense, a.threads, Some(sides), level, say)?;
-    }
-    if !a.keep_dense {
-        set.release(entry);
-        remove(&dense)?;
-    }
-    Ok(())
-}
-
-/// A set's compressed table that no table left to make reads: one side to move from now
-/// on, at the level asked for, if it stores both and no dense twin is kept.
-fn trim(set: &mut set::Set, entry: &set::Entry, out: &Path, a: &GenerateArgs) -> Result<()> {
-    let name = set::name(entry);
-    let small = out.join(format!("{name}.{}", compressed::EXTENSION));
-    if !small.exists()
-        || out
-            .join(format!("{name}.{}", retro::table::EXTENSION))
-            .exists()
-    {
-        return Ok(());
-    }
-    set.release(entry);
-    let table = retro::table::Table::open_unverified(&small)?;
-    let talk = Talk::of(a);
-    let bar = bar(talk);
-    let trimmed = with_threads(a.threads, || compressed::trim(&table, out, a.level, &bar))??;
-    bar.iter().for_each(Bar::finish);
-    if let (Some(c), true) = (trimmed, talk != Talk::Quiet) {
-        outln!(
-            "wrote {} ({} bytes): section '{}' now found one ply on, as nothing left to make reads it",
-            c.path.display(),
-            c.bytes,
-            c.dropped.unwrap_or_default()
-        )?;
-    }
-    Ok(())
-}
-
-/// Generate one table and print its summary (one line, or the statistics in full); the
-/// dense file written.
-fn generate_one(name: &str, out: &Path, threads: Option<usize>, talk: Talk) -> Result<PathBuf> {
-    let plugin = retro::GAMES.plugin_in(name, out)?;
-    note!(talk, "generating {} ({})", plugin.name(), plugin.title());
-    let bar = bar(talk);
-    let done = with_threads(threads, || generate(&*plugin, out, &bar))??;
-    bar.iter().for_each(Bar::finish);
-    for t in &done.removed_temps {
-        note!(
-            talk,
-            "removed {}, left by an interrupted run of this table",
-            t.display()
+    let done = set::make(&mut set, &a.out, &opts, &mut Say(talk))?;
+    if talk != Talk::Quiet {
+        eprintln!(
+            "chess: {} tables generated, {} already present, in {:.1} s",
+            done.made, done.found, done.seconds
         );
     }
-    if talk == Talk::Quiet {
-        return Ok(done.path);
-    }
-    let unit = plugin.distance_unit();
-    let stats = summary::stats(&done.header, unit);
-    if talk == Talk::Full {
-        out!("{}", summary::render(&stats, unit))?;
-    }
-    // Its checksums were computed from the very bytes written: reading the whole file back
-    // to check them again would double the writing's cost (the records went past the
-    // page cache, so every byte would come back from the disk).
-    let table = retro::table::Table::open_unverified(&done.path)?;
-    for line in plugin.summary_lines(&table) {
-        outln!("{line}")?;
-    }
-    let legal: u64 = stats.iter().map(|s| s.legal).sum();
-    outln!(
-        "{}: {}; solved {legal} positions in {:.2} s ({:.1} million positions/s); wrote {} ({} bytes) in {:.2} s total",
-        plugin.name(),
-        summary::one_line(&stats, unit),
-        done.solve_seconds,
-        legal as f64 / done.solve_seconds.max(1e-9) / 1e6,
-        done.path.display(),
-        table.file_len(),
-        done.total_seconds
-    )?;
-    Ok(done.path)
+    Ok(true)
 }

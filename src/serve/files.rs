@@ -142,7 +142,7 @@ pub async fn table_file(
     let Some(served) = now.tables.file(&name) else {
         return not_found();
     };
-    if let Err(e) = super::routes::unchanged(served) {
+    if let Err(e) = super::state::unchanged(served) {
         return e.into_response();
     }
     let (file, stamp) = served.table.file();

@@ -36,7 +36,7 @@ pub use listen::{serve_on, Limits};
 pub use routes::router;
 pub use state::AppState;
 
-use crate::generate::GenerateError;
+use crate::generate::set;
 use crate::registry::RegistryError;
 
 /// What `retro serve` does (the binary fills this in from its arguments).
@@ -57,9 +57,11 @@ pub struct Options {
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("generating the missing default table {name}: {source}")]
-    Generate { name: String, source: GenerateError },
-    #[error(transparent)]
+    #[error("making the default tables: {0}")]
+    Defaults(#[from] set::MakeError),
+    // Not `transparent`: a transparent error's `source` skips the one it wraps, and the
+    // fix for a registry error is found by walking the chain (`fixes::fix`).
+    #[error("{0}")]
     Registry(#[from] RegistryError),
     #[error("{path}: {why}")]
     Folder { path: PathBuf, why: &'static str },
@@ -77,47 +79,77 @@ pub enum ServeError {
     },
 }
 
-/// Generate the default tables missing from `dir`, with a progress bar each.
+/// Make the default tables missing from `dir`, every family's ([`Registry::default_sets`]:
+/// chess's of up to 4 pieces, DTM and DTZ, compressed; KBNK; k-in-a-row boards), one line
+/// a table. Tables already there are served as they are; a folder holding them all starts
+/// at once. The default tables that cannot be planned (a damaged table in the way, too
+/// little memory) are not made, with a line saying why: the server serves what is there.
+///
+/// [`Registry::default_sets`]: crate::registry::Registry::default_sets
 pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
-    // Each family's default tables, sub-tables first.
-    for name in crate::GAMES.default_tables() {
-        let path = crate::table::table_path(dir, name);
-        // A default table from an older retro cannot be read: made again, like a missing one.
-        let old = crate::table::written_in_older_format(&path);
-        if path.exists() && !old {
+    let sets = match crate::GAMES.default_sets(dir) {
+        Ok(sets) => sets,
+        Err(e) => {
+            // In the error's own words: a fix naming `generate`'s flags would not apply.
+            eprintln!("retro serve: not making the default tables: {e}");
+            return Ok(());
+        }
+    };
+    for mut d in sets {
+        let missing = (0..d.tables.len())
+            .filter(|&i| d.tables.to_make(i, dir))
+            .count();
+        if missing == 0 {
             continue;
         }
-        let plugin = crate::GAMES.plugin_in(name, dir)?;
-        let why = if old {
-            "was written by an older retro in a format this one cannot read"
-        } else {
-            "is missing"
-        };
         eprintln!(
-            "retro serve: table {name} ({}) {why}; generating it into {}",
-            plugin.title(),
-            dir.display()
+            "retro serve: making {missing} default table(s) into {} ({})",
+            dir.display(),
+            d.what
         );
-        let bar = crate::progress::Bar::new();
-        let done = crate::generate::generate(&*plugin, dir, &bar);
-        bar.finish();
-        let done = done.map_err(|source| ServeError::Generate {
-            name: name.to_string(),
-            source,
-        })?;
-        for t in &done.removed_temps {
-            eprintln!(
-                "retro serve: removed {}, left by an interrupted run",
-                t.display()
-            );
-        }
+        let opts = set::Options {
+            threads: None,
+            compress: d.compressed.then_some(set::Compress {
+                level: crate::table::compressed::LEVEL,
+                keep_dense: false,
+                found_too: false,
+            }),
+            memory: crate::memory::available(),
+        };
+        let done = set::make(&mut *d.tables, dir, &opts, &mut Lines)?;
         eprintln!(
-            "retro serve: wrote {} in {:.1} s",
-            done.path.display(),
-            done.total_seconds
+            "retro serve: made {} table(s) in {}",
+            done.made,
+            crate::summary::duration(done.seconds)
         );
     }
     Ok(())
+}
+
+/// What `retro serve` says while it makes its default tables: one line a table made.
+struct Lines;
+
+impl set::Report for Lines {
+    fn bar(&self) -> Option<crate::progress::Bar> {
+        None
+    }
+    fn event(&mut self, e: set::Event<'_>) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        match e {
+            set::Event::Removed { path } => eprintln!(
+                "retro serve: removed {}, left by an interrupted run",
+                path.display()
+            ),
+            set::Event::Settled {
+                i,
+                total,
+                name,
+                made: true,
+                clock,
+            } => eprintln!("retro serve: [{i}/{total}] {name} made ({clock})"),
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// Ctrl-C, or SIGTERM on Unix (as service managers send).

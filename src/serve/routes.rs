@@ -10,7 +10,7 @@ use axum::Router;
 use super::api::ProbeQuery;
 use super::assets;
 use super::error::{guarded, ApiError};
-use super::state::{AppState, Served, Snapshot};
+use super::state::{unchanged, AppState, Served, Snapshot};
 
 /// The longest position text accepted (a FEN is under 100 characters; the largest boards
 /// are a few hundred).
@@ -76,15 +76,6 @@ fn served<'a>(tables: &'a Snapshot, name: &str) -> Result<&'a Served, ApiError> 
         name: name.to_string(),
         known: tables.known().to_string(),
     })
-}
-
-/// 503 for a table whose file changed since it was opened (until the folder's next look
-/// opens it again): answers from it would no longer be from the bytes that were checked.
-pub(super) fn unchanged(served: &Served) -> Result<(), ApiError> {
-    match served.table.changed() {
-        Some(e) => Err(ApiError::Changed(e)),
-        None => Ok(()),
-    }
 }
 
 /// Make (once) and return the statistics JSON of table `name`.

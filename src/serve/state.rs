@@ -476,3 +476,12 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
 pub fn viewer_of(name: &str) -> &'static str {
     crate::GAMES.family_of(name).map_or("none", |f| f.viewer())
 }
+
+/// 503 for a table whose file changed since it was opened (until the folder's next look
+/// opens it again): answers from it would no longer be from the bytes that were checked.
+pub(super) fn unchanged(served: &Served) -> Result<(), super::error::ApiError> {
+    match served.table.changed() {
+        Some(e) => Err(super::error::ApiError::Changed(e)),
+        None => Ok(()),
+    }
+}

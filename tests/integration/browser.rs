@@ -6,8 +6,9 @@
 //! places a stone on a k-in-a-row board and lets the computer answer. Every figure shown is
 //! checked against the library's own probe. Saves `target/browser-screenshot.png` (and
 //! `target/browser-screenshot-mnk.png`). The same session then runs `browser_analysis`
-//! (analysis board, statistics page, phone width), the other chess materials, and
-//! `browser_tables` (drawn pieces, the table picker, the list of tables).
+//! (analysis board, statistics page, phone width), the other chess materials,
+//! `browser_tables` (drawn pieces, the table picker, the list of tables) and
+//! `browser_defaults` (a 4-piece material of the default tables, with its DTZ).
 //!
 //! Not covered here yet: a `/standard` (Lichess API) answer rendered in the page; that route
 //! is built on another branch.
@@ -259,6 +260,9 @@ async fn viewer_in_chromium() {
     }
     if result.is_ok() {
         result = super::browser_tables::tables_and_picker(&c).await;
+    }
+    if result.is_ok() {
+        result = super::browser_defaults::four_pieces_with_their_dtz(&c).await;
     }
     let _ = c.close().await;
     result.unwrap();

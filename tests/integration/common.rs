@@ -177,39 +177,69 @@ impl Rng {
     }
 }
 
-/// `retro serve --no-generate` on `dir`, on a free port, killed when dropped.
+/// `retro serve` on `dir`, on a free port, killed when dropped (or [`RetroServe::stop`]ped).
 pub struct RetroServe {
     pub child: std::process::Child,
     /// `127.0.0.1:PORT`, as the server printed it.
     pub addr: String,
+    /// Reads its standard error to the end; gives it whole.
+    stderr: Option<std::thread::JoinHandle<String>>,
 }
 
 impl RetroServe {
+    /// `retro serve --no-generate`: the tables of `dir` as they are.
     pub fn start(dir: &Path) -> RetroServe {
-        use std::io::{BufRead, BufReader};
+        RetroServe::spawn(dir, &["--no-generate"])
+    }
+
+    /// `retro serve` as a person starts it: the default tables missing from `dir` are made
+    /// first (the folder too, if it is not there). Returns once the server listens.
+    pub fn start_making_defaults(dir: &Path) -> RetroServe {
+        RetroServe::spawn(dir, &[])
+    }
+
+    fn spawn(dir: &Path, flags: &[&str]) -> RetroServe {
+        use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
         let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
-            .args([
-                "serve",
-                "--no-generate",
-                "--addr",
-                "127.0.0.1:0",
-                "--tables",
-            ])
+            .arg("serve")
+            .args(flags)
+            .args(["--addr", "127.0.0.1:0", "--tables"])
             .arg(dir)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let mut err = child.stderr.take().unwrap();
+        // Read as it comes: a server that says much must never block on a full pipe.
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text);
+            text
+        });
         let mut out = BufReader::new(child.stdout.take().unwrap());
-        let addr = loop {
+        let mut server = RetroServe {
+            child,
+            addr: String::new(),
+            stderr: Some(stderr),
+        };
+        server.addr = loop {
             let mut line = String::new();
-            assert!(out.read_line(&mut line).unwrap() > 0, "retro serve exited");
+            if out.read_line(&mut line).unwrap() == 0 {
+                panic!("retro serve exited: {}", server.stop());
+            }
             if let Some(rest) = line.split("listening on http://").nth(1) {
                 break rest.split('/').next().unwrap().trim().to_string();
             }
         };
-        RetroServe { child, addr }
+        server
+    }
+
+    /// Stop the server: what it said on standard error.
+    pub fn stop(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.stderr.take().unwrap().join().unwrap()
     }
 }
 
@@ -218,4 +248,45 @@ impl Drop for RetroServe {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `GET path` from a server at `addr` (`127.0.0.1:PORT`): the status and the body.
+pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok());
+    (status.expect("a status line"), body.to_string())
+}
+
+/// The default tables as `retro serve` makes them into a folder not there yet: every chess
+/// table of up to 4 pieces (DTM and DTZ, compressed), KBNK and the k-in-a-row boards.
+/// Made once per test run by the real `retro serve`, stopped once it listens.
+pub struct Defaults {
+    /// The folder `retro serve` made and filled.
+    pub dir: PathBuf,
+    /// What it said on standard error meanwhile.
+    pub log: String,
+    _root: tempfile::TempDir,
+}
+
+pub fn default_tables() -> &'static Defaults {
+    static D: OnceLock<Defaults> = OnceLock::new();
+    D.get_or_init(|| {
+        let root = fixture_dir();
+        let dir = root.path().join("tables");
+        let log = RetroServe::start_making_defaults(&dir).stop();
+        Defaults {
+            dir,
+            log,
+            _root: root,
+        }
+    })
 }

@@ -5,9 +5,11 @@
 mod common;
 mod process_group;
 
+mod architecture;
 mod browser;
 mod browser_analysis;
 mod browser_answers;
+mod browser_defaults;
 mod browser_tables;
 mod chess_bareking;
 mod chess_cli;
@@ -32,6 +34,7 @@ mod mnk_facts;
 mod python;
 mod serve_api;
 mod serve_connections;
+mod serve_defaults;
 mod serve_files;
 mod serve_stats;
 mod table_format;

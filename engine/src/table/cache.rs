@@ -161,7 +161,7 @@ impl BlockCache {
         let place = self.places.get(b)?;
         let held = place.data();
         let d = held.as_ref()?;
-        let s = (k * width < d.len()).then(|| super::compressed::plane_symbol(d, width, k));
+        let s = (k * width < d.len()).then(|| super::planes::plane_symbol(d, width, k));
         drop(held);
         // Only a block read counts as used: the flag is shared by every reader, so it is
         // set only when not set already (no cache line written on every read).

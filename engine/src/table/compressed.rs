@@ -14,9 +14,9 @@
 //! - Of a chess table, one side to move only: the section that compresses larger is
 //!   dropped, and a slot of it is worth the best of its moves, which lead into the stored
 //!   section or into sub-tables (one ply, as Syzygy's DTZ files do; see
-//!   [`super::complete`]). Black's section is most of a table's bytes: KQRvKR's two
-//!   thirds. For the server's statistics page, the first slots of each section's longest
-//!   value are noted in the header.
+//!   [`super::reader::complete`]). Black's section is most of a table's bytes: KQRvKR's
+//!   two thirds. For the server's statistics page, the first slots of each section's
+//!   longest value are noted in the header.
 //! - Illegal slots hold whatever compresses best ("don't care": the value before them).
 //!   The game knows which slots are illegal (its `decode`), so nothing is lost; a
 //!   compressed table must not be asked for an illegal slot's value.
@@ -64,8 +64,9 @@ use rayon::prelude::*;
 
 use super::cache::{BlockCache, CacheBudget};
 use super::header::Header;
+use super::planes::plane_symbol;
 use super::storage::Storage;
-use super::{checksum, Metric, Table, TableError};
+use super::{checksum, Metric, SectionInfo, TableError};
 use crate::game::{Index, Value};
 use crate::progress::Progress;
 
@@ -169,17 +170,6 @@ impl Symbols {
     }
 }
 
-/// Symbol `k` of `bytes`, which hold symbols of `width` bytes in planes (see the layout).
-#[inline]
-pub(super) fn plane_symbol(bytes: &[u8], width: usize, k: usize) -> u16 {
-    if width == 1 {
-        bytes[k] as u16
-    } else {
-        let n = bytes.len() / 2;
-        bytes[k] as u16 | (bytes[n + k] as u16) << 8
-    }
-}
-
 /// Where the blocks of an open compressed table are, and the ones decoded lately.
 pub struct Blocks {
     block_slots: u64,
@@ -249,7 +239,7 @@ pub fn open(
     }
     let h = map.bytes(0, hlen).map_err(io)?;
     let hlen = hlen as usize;
-    super::reader::check_header_sum(path, &h)?;
+    super::header::check_header_sum(path, &h)?;
     if block_slots == 0 {
         return Err(header_err(path, "zero slots per block"));
     }
@@ -590,9 +580,10 @@ pub enum Sides {
     /// Every section.
     Both,
     /// Of a table of two sections (a side to move each), the one whose blocks take fewer
-    /// bytes at [`TRIAL_LEVEL`]; the other is found one ply on ([`super::complete`]). Only
-    /// for games whose every move leads from one section into the other (chess): a slot of
-    /// the dropped section must never need another one of it.
+    /// bytes at [`TRIAL_LEVEL`]; the other is found one ply on
+    /// ([`super::reader::complete`]). Only for games whose every move leads from one section
+    /// into the other (chess): a slot of the dropped section must never need another one of
+    /// it.
     One,
 }
 
@@ -706,12 +697,32 @@ impl Made {
     }
 }
 
+/// What [`compress`] and [`trim`] read of the table they make a file from: the reader's
+/// [`super::Table`]. A trait defined here, not that type, because the reader opens
+/// compressed tables through this module and so sits above it.
+pub trait Source: Sync {
+    fn path(&self) -> &Path;
+    fn header(&self) -> &Header;
+    fn metric(&self) -> Metric;
+    /// Number of records over all sections.
+    fn size(&self) -> u64;
+    /// File size in bytes.
+    fn file_len(&self) -> u64;
+    /// Every record of section `s`, as `[value, move]` pairs (see
+    /// [`super::Table::section_records`]).
+    fn section_records(&self, s: &SectionInfo) -> std::io::Result<std::borrow::Cow<'_, [u8]>>;
+    /// The blocks of a compressed table.
+    fn blocks(&self) -> Option<&Blocks>;
+    /// The file's bytes.
+    fn storage(&self) -> &Storage;
+}
+
 /// Compress the dense table `table` into `dir/<name>.rtbc` at zstd level `level` (see
 /// [`LEVELS`]), written to a temporary file and renamed, as dense tables are. Every block
 /// is first compressed at [`TRIAL_LEVEL`] in both forms, which chooses its form and, with
 /// [`Sides::One`], the section dropped; then the blocks kept are compressed at `level`.
 pub fn compress(
-    table: &Table,
+    table: &impl Source,
     dir: &Path,
     sides: Sides,
     level: i32,
@@ -771,7 +782,7 @@ pub fn compress(
 /// compressed again, as from the dense values; the noted slots are the file's). `None` if
 /// `table` does not store two sections of which one may go.
 pub fn trim(
-    table: &Table,
+    table: &impl Source,
     dir: &Path,
     level: i32,
     progress: &dyn Progress,

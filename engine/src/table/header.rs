@@ -1,11 +1,12 @@
 //! The header: encoding and decoding, with bounds checked on every read.
 
-use byteorder::{LittleEndian as LE, ReadBytesExt, WriteBytesExt};
+use byteorder::{ByteOrder, LittleEndian as LE, ReadBytesExt, WriteBytesExt};
 use std::io::{Cursor, Read};
+use std::path::Path;
 
 #[cfg(test)]
 use super::VALUE_CODES;
-use super::{checksum, ALIGN, MAGIC, VERSION};
+use super::{checksum, TableError, ALIGN, MAGIC, VERSION};
 
 /// What a table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,22 @@ impl SectionInfo {
 /// Round `x` up to the payload alignment.
 pub fn align_up(x: u64) -> u64 {
     x.div_ceil(ALIGN) * ALIGN
+}
+
+/// The header `h` (ending with its checksum) must hash to that checksum.
+pub(super) fn check_header_sum(path: &Path, h: &[u8]) -> Result<(), TableError> {
+    let n = h.len();
+    let stored = LE::read_u64(&h[n - 8..]);
+    let computed = checksum(&h[..n - 8]);
+    if stored != computed {
+        return Err(TableError::Checksum {
+            path: path.to_path_buf(),
+            part: "header".into(),
+            stored,
+            computed,
+        });
+    }
+    Ok(())
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {

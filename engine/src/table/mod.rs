@@ -25,12 +25,12 @@
 //! histograms by value code. An older file is refused with the command that regenerates it.
 
 pub mod cache;
-pub mod complete;
 pub mod compressed;
 pub mod damage;
 mod direct;
 pub mod header;
 pub use crate::metric;
+mod planes;
 pub mod reader;
 pub mod shared;
 pub mod storage;

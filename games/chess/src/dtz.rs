@@ -23,13 +23,15 @@
 //! DTM values where DTZ is DTM ([`mate_is_the_only_zeroing_win`]), otherwise its DTZ count
 //! ([`super::bareking::solve_dtz`]); both write the restarting solver's bytes too.
 
-use std::path::Path;
-
-use super::material::{Color, Material, Role};
-use super::moves::{en_passant_after, first_legal_rank, has_move, legal_moves, make, Move};
+use super::indexing::subtables;
 use super::passes::ChessPasses;
-use super::subtables::{self, SubTableError, SubTables};
-use super::{Chess, Position};
+use super::rules::material::{Color, Material, Role};
+use super::rules::moves::{first_legal_rank, legal_moves, make, Move};
+use super::Position;
+// The DTZ plug-in's state, and where its moves lead, are with the DTM plug-in's, which
+// the solvers' passes read; its solving and answers are here.
+use crate::indexing::outcome::outcome;
+pub use crate::indexing::outcome::ChessDtz;
 use retro_engine::game::{
     Game, Index, Outcome, PositionError, Records, Section, SolveOptions, Successor, Value,
 };
@@ -38,36 +40,7 @@ use retro_engine::probe::Probed;
 use retro_engine::solve::SolveError;
 use retro_engine::table::Metric;
 
-/// Plies without a capture or pawn move after which a draw can be claimed.
-pub const FIFTY_MOVES: u16 = 100;
-
-/// The DTZ plug-in of one material (stored colouring).
-pub struct ChessDtz {
-    chess: Chess,
-}
-
 impl ChessDtz {
-    /// The plug-in for `material`, its sub-materials' DTZ tables opened from `dir`.
-    pub fn open(material: &Material, dir: &Path) -> Result<ChessDtz, SubTableError> {
-        let (m, _) = material.canonical();
-        let subs = SubTables::open_metric(&m, dir, Metric::Dtz)?;
-        Ok(ChessDtz {
-            chess: Chess::with_subtables(&m, subs),
-        })
-    }
-
-    /// The rules of `material` without its sub-tables, for structural checks (the
-    /// conformance self-test); it cannot solve.
-    pub fn rules_only(material: &Material) -> ChessDtz {
-        ChessDtz {
-            chess: Chess::rules_only(material),
-        }
-    }
-
-    pub fn material(&self) -> &Material {
-        self.chess.material()
-    }
-
     /// The one-byte solver's passes for this table: the DTM table's, a capture or pawn
     /// move counting by its result under the 50-move rule (with pawns, tier by tier).
     pub fn passes(&self) -> ChessPasses<'_> {
@@ -104,33 +77,6 @@ impl ChessDtz {
             self.passes(),
             opts,
         )?))
-    }
-}
-
-/// Where legal move `m` leads (to `after`, `swapped` if the position's colours are the
-/// reverse of the stored material's), for distance to zeroing: a capture or promotion to
-/// its sub-table's result, restarted; a pawn move to a restart into a higher tier, beside
-/// the opponent's en-passant captures; any other move to a slot of the table.
-pub(crate) fn outcome(chess: &Chess, m: &Move, after: &Position, swapped: bool) -> Outcome {
-    let subs = &chess.subs;
-    if m.converts() {
-        return Outcome::Known(subs.value(after).restarted(FIFTY_MOVES));
-    }
-    if m.role != Role::Pawn {
-        return Outcome::Index(chess.encode_as(after, swapped));
-    }
-    // A pawn move: the opponent may take en passant, which zeroes too.
-    let extra = en_passant_after(after, m)
-        .iter()
-        .map(|x| subs.value(&make(after, x)).restarted(FIFTY_MOVES).back())
-        .reduce(Value::better);
-    match extra {
-        Some(e) if !has_move(after) => Outcome::Known(e.restarted(FIFTY_MOVES)),
-        _ => Outcome::Restart {
-            index: chess.encode_as(after, swapped),
-            limit: FIFTY_MOVES,
-            extra,
-        },
     }
 }
 
@@ -277,9 +223,9 @@ impl Game for ChessDtz {
     /// it is made, not listed first.
     fn predecessors(&self, pos: &Position, out: &mut Vec<Index>) {
         let swapped = self.chess.swapped(pos);
-        super::moves::each_unmove(pos, |role, now, before| {
+        super::rules::moves::each_unmove(pos, |role, now, before| {
             if role != Role::Pawn {
-                let b = super::moves::unmade(pos, role, now, before);
+                let b = super::rules::moves::unmade(pos, role, now, before);
                 out.push(self.chess.encode_as(&b, swapped));
             }
         });
@@ -311,7 +257,7 @@ impl GameText for ChessDtz {
     }
 
     fn present(&self, pos: &Position, probed: &Probed) -> Presented {
-        super::present_dtz::present(self, pos, probed)
+        super::present::dtz::present(self, pos, probed)
     }
 
     fn distance_unit(&self) -> DistanceUnit {
@@ -343,12 +289,12 @@ impl super::present::Source for ChessDtz {
 
 #[cfg(test)]
 mod tests {
-    use super::super::index::transform;
     use super::*;
+    use crate::indexing::index::transform;
 
     #[test]
     fn pawn_advance_is_kept_by_the_stored_forms_and_raised_by_pawn_moves() {
-        let pos = super::super::fen::parse("8/8/3k4/8/1p6/8/4P3/K7 w - - 0 1").unwrap();
+        let pos = crate::rules::fen::parse("8/8/3k4/8/1p6/8/4P3/K7 w - - 0 1").unwrap();
         // White's pawn on rank 2 (index 1), black's on rank 4 (index 3: 7 - 3 = 4).
         assert_eq!(pawn_advance(&pos), 1 + 4);
         assert_eq!(pawn_advance(&pos.color_flipped()), 5);

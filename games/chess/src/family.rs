@@ -4,26 +4,24 @@
 use std::path::Path;
 
 use retro_engine::plugin::Plugin;
-use retro_engine::registry::{Family, OpenError, Registry};
+use retro_engine::registry::{DefaultSet, Family, OpenError};
 
-/// The chess family: see [`Family`].
-pub struct ChessFamily;
+use crate::indexing::outcome::{Chess, ChessDtz};
+// The family's entry is declared below the sub-tables, which read through it.
+pub use crate::indexing::registry::{ChessFamily, CHESS, FAMILY};
 
-/// The family, for the program's registry.
-pub static FAMILY: ChessFamily = ChessFamily;
-
-/// Chess alone: how a chess table opens its sub-tables (a compressed one finds its dropped
-/// side to move from its own sub-tables) and how the FEN router finds a material's table.
-pub static CHESS: Registry = Registry::new(&[&FAMILY]);
+/// The most pieces of the tables `retro serve` makes by default: the 70 tables of up to 4
+/// pieces take about a minute on 2 cores, where those of 5 take hours.
+pub const DEFAULT_PIECES: usize = 4;
 
 /// The material of table `name` and whether it is the DTZ table, or what is wrong with the
 /// name: not a material, bare kings, or not the canonical name of its material.
-fn material_of(name: &str) -> Result<(super::material::Material, bool), String> {
-    let (material, dtz) = match name.strip_suffix(super::subtables::DTZ_SUFFIX) {
+fn material_of(name: &str) -> Result<(crate::rules::material::Material, bool), String> {
+    let (material, dtz) = match name.strip_suffix(crate::indexing::subtables::DTZ_SUFFIX) {
         Some(m) => (m, true),
         None => (name, false),
     };
-    let m = super::material::Material::parse(material).map_err(|e| e.to_string())?;
+    let m = crate::rules::material::Material::parse(material).map_err(|e| e.to_string())?;
     if m.is_bare_kings() {
         return Err("KvK has no table: two bare kings are a draw".into());
     }
@@ -53,10 +51,10 @@ impl Family for ChessFamily {
     fn open(&self, name: &str, dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
         let (c, dtz) = material_of(name).map_err(OpenError::BadName)?;
         if dtz {
-            let game = super::dtz::ChessDtz::open(&c, dir)?;
+            let game = ChessDtz::open(&c, dir)?;
             return Ok(Box::new(game));
         }
-        let game = super::Chess::open(&c, dir)?;
+        let game = Chess::open(&c, dir)?;
         Ok(Box::new(game))
     }
     fn generate_args(&self, name: &str) -> Vec<String> {
@@ -65,12 +63,29 @@ impl Family for ChessFamily {
     fn viewer(&self) -> &'static str {
         "chess"
     }
-    fn default_tables(&self) -> &'static [&'static str] {
-        &[
-            "KQvK", "KRvK", "KBvK", "KNvK", "KPvK",
-            // Their DTZ tables, sub-materials first: the viewer shows DTZ beside DTM out
-            // of the box.
-            "KBvK.dtz", "KNvK.dtz", "KQvK.dtz", "KRvK.dtz", "KPvK.dtz",
-        ]
+    /// Every table of up to [`DEFAULT_PIECES`] pieces, DTM and DTZ (the viewer shows both
+    /// out of the box), compressed: `retro generate chess --all 4 --metric both
+    /// --compress`.
+    fn default_set(
+        &self,
+        dir: &Path,
+    ) -> Result<Option<DefaultSet>, Box<dyn std::error::Error + Send + Sync>> {
+        use retro_engine::table::Metric;
+        let memory = retro_engine::memory::available().map(|n| (n, "MemAvailable"));
+        let set = crate::planning::set::plan(
+            &crate::rules::material::Material::all(DEFAULT_PIECES),
+            &[Metric::Dtm, Metric::Dtz],
+            dir,
+            memory,
+            retro_engine::disk::available(dir),
+            true,
+        )?;
+        Ok(Some(DefaultSet {
+            tables: Box::new(set),
+            compressed: true,
+            what: format!(
+                "every chess table of up to {DEFAULT_PIECES} pieces, DTM and DTZ, compressed"
+            ),
+        }))
     }
 }

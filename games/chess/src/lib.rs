@@ -2,30 +2,31 @@
 //! and best move for every position, both sides to move.
 //!
 //! Captures and promotions leave the table: their values are read from the sub-tables'
-//! mapped files ([`subtables`]), which must exist first. See `README.md` in this folder
-//! for the index, the move code and the en-passant rule.
+//! mapped files ([`indexing::subtables`]), which must exist first. See `README.md` in this
+//! folder for the index, the move code and the en-passant rule.
+//!
+//! The code is in rooms, each naming only rooms below it (the list is in `README.md`):
+//! [`rules`]; [`indexing`]; the solvers, [`bareking`] and [`passes`]; [`planning`];
+//! [`present`]; the DTZ plug-in, [`dtz`]; [`lichess`] and [`router`]. This file is the DTM
+//! plug-in on top of them.
 
 pub mod bareking;
-pub mod board;
 pub mod dtz;
 pub mod family;
-pub mod fen;
-pub mod index;
+pub mod indexing;
 pub mod lichess;
-pub mod lines;
-pub mod material;
-pub mod moves;
-pub mod notation;
 pub mod passes;
-pub mod plan;
-pub mod position;
+pub mod planning;
 pub mod present;
-pub mod present_dtz;
 pub mod router;
-pub mod set;
-pub mod subtables;
+pub mod rules;
 
-use std::path::Path;
+// The paths the crate's users name (`retro_chess::fen::parse`, `retro_chess::plan`).
+pub use indexing::outcome::Chess;
+pub use indexing::subtables;
+pub use planning::{plan, set};
+pub use rules::position::Position;
+pub use rules::{board, fen, material, moves, notation, position};
 
 use retro_engine::game::{
     Game, Index, Outcome, PositionError, Records, Section, Solution, SolveOptions, Successor, Value,
@@ -34,81 +35,11 @@ use retro_engine::present::{DistanceUnit, GameText, Presented};
 use retro_engine::probe::Probed;
 use retro_engine::solve::SolveError;
 
-use index::{transform, Layout};
-use material::{Color, Material, Role};
-use moves::{en_passant_after, has_move, legal_moves, make, with_legal_moves, Move};
-pub use position::Position;
-use subtables::{SubTableError, SubTables};
-
-/// The chess plug-in for one material (stored colouring).
-pub struct Chess {
-    layout: Layout,
-    subs: SubTables,
-    /// White's role counts in the stored colouring: a position whose white pieces differ
-    /// is the other colouring, answered with the colours swapped.
-    white_sig: [u32; 5],
-    /// The folder of the tables, where the material's DTZ table may lie beside its DTM
-    /// table (`None` for rules only, and for the DTZ plug-in itself).
-    dir: Option<std::path::PathBuf>,
-    /// That DTZ table, opened on the first probe answer that shows it: `None` if absent,
-    /// an error text if unusable.
-    dtz_twin: std::sync::OnceLock<Option<Result<DtzTwin, String>>>,
-}
-
-/// A material's DTZ plug-in and its open table.
-struct DtzTwin {
-    // Boxed: the DTZ plug-in holds a `Chess` itself.
-    game: Box<dtz::ChessDtz>,
-    table: std::sync::Arc<retro_engine::table::Table>,
-}
+use indexing::index::transform;
+use indexing::outcome::DtzTwin;
+use rules::moves::{legal_moves, make, with_legal_moves, Move};
 
 impl Chess {
-    /// The plug-in for `material` (either colouring), its sub-tables opened from `dir`.
-    pub fn open(material: &Material, dir: &Path) -> Result<Chess, SubTableError> {
-        let (m, _) = material.canonical();
-        let subs = SubTables::open(&m, dir)?;
-        let mut chess = Chess::with_subtables(&m, subs);
-        chess.dir = Some(dir.to_path_buf());
-        Ok(chess)
-    }
-
-    /// [`Chess::open`], the sub-tables' bytes held as `load` says (a test reading them at
-    /// positions, as a large table is read, to change them while they are open).
-    pub fn open_reading(
-        material: &Material,
-        dir: &Path,
-        load: retro_engine::table::Load,
-    ) -> Result<Chess, SubTableError> {
-        let (m, _) = material.canonical();
-        let subs = SubTables::open_with(&m, dir, retro_engine::table::Metric::Dtm, load)?;
-        let mut chess = Chess::with_subtables(&m, subs);
-        chess.dir = Some(dir.to_path_buf());
-        Ok(chess)
-    }
-
-    /// The rules of `material` without its sub-tables, for structural checks such as the
-    /// conformance self-test: moves that leave the table lead to `Known(Value::Illegal)`
-    /// ("in no table"), so it cannot solve
-    /// ([`Solve::solve`](retro_engine::solve::Solve::solve) refuses).
-    pub fn rules_only(material: &Material) -> Chess {
-        Chess::with_subtables(&material.canonical().0, SubTables::rules_only())
-    }
-
-    fn with_subtables(m: &Material, subs: SubTables) -> Chess {
-        let layout = Layout::new(m);
-        let mut white_sig = [0; 5];
-        for &r in &m.sides[0] {
-            white_sig[r as usize] += 1;
-        }
-        Chess {
-            layout,
-            subs,
-            white_sig,
-            dir: None,
-            dtz_twin: std::sync::OnceLock::new(),
-        }
-    }
-
     /// The material's DTZ table beside this one, opened once (see [`Chess::dtz_twin`]).
     fn dtz_twin(&self) -> Option<&Result<DtzTwin, String>> {
         self.dtz_twin
@@ -140,68 +71,6 @@ impl Chess {
                 })())
             })
             .as_ref()
-    }
-
-    pub fn material(&self) -> &Material {
-        &self.layout.material
-    }
-
-    /// True if `pos` is in the other colouring than the stored one.
-    fn swapped(&self, pos: &Position) -> bool {
-        let sig: [u32; 5] =
-            std::array::from_fn(|r| pos.pieces(Color::White, Role::ALL[r]).count_ones());
-        sig != self.white_sig
-    }
-
-    /// The stored colouring of `pos`, and whether it was swapped.
-    fn stored(&self, pos: &Position) -> (Position, bool) {
-        if self.swapped(pos) {
-            (pos.color_flipped(), true)
-        } else {
-            (*pos, false)
-        }
-    }
-
-    /// The square map from `pos`'s frame to its canonical position's frame.
-    fn frame(&self, pos: &Position) -> impl Fn(u8) -> u8 {
-        let (p, flip) = self.stored(pos);
-        let t = self.layout.encode(&p).1;
-        move |s: u8| transform(t, if flip { s ^ 56 } else { s })
-    }
-
-    /// The slot of `pos`, its colouring already known.
-    fn encode_as(&self, pos: &Position, swapped: bool) -> Index {
-        if swapped {
-            self.layout.encode(&pos.color_flipped()).0
-        } else {
-            self.layout.encode(pos).0
-        }
-    }
-
-    /// Where a move of `pos` leads (`after` = the position after it; `swapped`: the
-    /// colouring of both, which a move inside the table keeps).
-    fn outcome(&self, m: &Move, after: &Position, swapped: bool) -> Outcome {
-        if m.converts() {
-            return Outcome::Known(self.subs.value(after));
-        }
-        let ep = en_passant_after(after, m);
-        if ep.is_empty() {
-            return Outcome::Index(self.encode_as(after, swapped));
-        }
-        // The opponent may also take en passant: those captures leave the table.
-        let extra = ep
-            .iter()
-            .map(|x| self.subs.value(&make(after, x)).back())
-            .reduce(Value::better)
-            .expect("one capture at least");
-        if has_move(after) {
-            Outcome::Augmented {
-                index: self.encode_as(after, swapped),
-                extra,
-            }
-        } else {
-            Outcome::Known(extra)
-        }
     }
 }
 
@@ -456,7 +325,7 @@ impl present::Source for Chess {
         Some(match self.dtz_twin()? {
             Ok(twin) => {
                 let probed = retro_engine::probe::probe(&*twin.game, &twin.table, pos);
-                Ok(present_dtz::beside(&*twin.game, pos, &probed, legal))
+                Ok(present::dtz::beside(&*twin.game, pos, &probed, legal))
             }
             Err(e) => Err(e.clone()),
         })
@@ -482,6 +351,7 @@ impl present::Source for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::material::Material;
     use retro_engine::game::count_from_successors;
 
     /// `count_successors` against the successor list, on every slot of `material` whose

@@ -31,7 +31,7 @@ pub struct Router {
 
 impl Router {
     pub fn new(dir: &Path) -> Router {
-        Router::in_registry(dir, &super::family::CHESS)
+        Router::in_registry(dir, &super::indexing::registry::CHESS)
     }
 
     /// A router whose [`Router::table`] opens the tables of every game of `registry`
@@ -46,7 +46,7 @@ impl Router {
 
     /// The table name (stored colouring) for a FEN's material.
     pub fn table_for(text: &str) -> Result<String, PositionError> {
-        let pos = super::fen::parse(text)?;
+        let pos = super::rules::fen::parse(text)?;
         let m = pos.material();
         if m.is_bare_kings() {
             return Err(PositionError::Illegal(

@@ -1,24 +1,20 @@
-// retro viewer: the table picker, routing to each table's viewer (VIEWERS below), the
+// retro viewer: the table picker, routing to each table's viewer (VIEWERS, from viewers.js), the
 // statistics pages and the list of tables.
 window.__errors = window.__errors || [];
 window.addEventListener("error", (e) => window.__errors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.__errors.push(String(e.reason)));
-import { viewer as chessViewer } from "./chess.js";
-import { viewer as mnkViewer } from "./mnk.js";
+import { VIEWERS } from "./viewers.js";
 import { mountStats, positionLink } from "./stats.js";
 import { mountTables } from "./tables.js";
 import { mountPicker, entries, tableLabel } from "./picker.js";
 
-/** The viewers, by the `viewer` field of the tables `/api/tables` lists: a game's viewer is
- * one file exporting `viewer` and one line here (and its entry in `src/serve/assets.rs`).
- * Each has `mount(root, table, {tables, onTable})`, which returns the function that
+/* The viewers, by the `viewer` field of the tables `/api/tables` lists, come from
+ * `viewers.js`, which the server makes from its table of files (`src/serve/assets.rs`): a
+ * game's viewer is one module exporting `viewer` and one `viewer!("ID", "FILE.js")` entry
+ * there. Each has `mount(root, table, {tables, onTable})`, which returns the function that
  * unmounts it (with an optional `reload` for the back button); `label(table)`, the table's
  * short name; `link(text)`, the URL parameter `[key, value]` that opens a position given in
  * the table's notation; optionally `pieces(table)`, for the list of tables. */
-const VIEWERS = {
-  chess: chessViewer,
-  board: mnkViewer,
-};
 
 /** A table with a viewer no entry of VIEWERS names: a message, and its name as its label. */
 const NO_VIEWER = {

@@ -134,8 +134,8 @@ export function mountChess(root, table, hooks = {}) {
   arrowSvg.setAttribute("class", "arrows");
   arrowSvg.setAttribute("viewBox", "0 0 8 8");
   const boardWrap = el("div", { class: "board-wrap" }, boardEl, arrowSvg);
-  // The board's material above it, and the table answering when the colours are swapped
-  // (`KvKQ` is answered from `KQvK`) or the table is missing.
+  // The board's material above it, and the table answering (`KvKQ` is answered from
+  // `KQvK`, KBNvK perhaps from `kbnk`), or that it is missing.
   const materialEl = el("span", { id: "material", class: "material-name" });
   const materialNote = el("span", { id: "material-note", class: "material-note" });
   const materialBar = el(
@@ -397,13 +397,13 @@ export function mountChess(root, table, hooks = {}) {
     materialEl.textContent = m.name;
     materialEl.dataset.pieces = String(m.pieces);
     const missing = S.result && !S.result.ok && S.result.data && S.result.data.missing === answering;
+    // The table that answered, always named: a material may be answered from a table
+    // under another name (its colours swapped, or another game's table: kbnk for KBNvK).
     materialNote.textContent = !answering
       ? `${m.pieces} pieces`
       : missing
         ? `${m.pieces} pieces · no table here`
-        : answering === m.name
-          ? `${m.pieces} pieces`
-          : `${m.pieces} pieces · answered from ${answering}`;
+        : `${m.pieces} pieces · answered from ${answering}`;
   }
 
   /** Red glow on the king in check, once the table has answered for this position. */

@@ -7,9 +7,9 @@ use rayon::prelude::*;
 
 use super::placements::{attacks, Placements};
 use super::retrograde::{best, plies, Records};
-use crate::board::{bb, rank, Square, KING};
-use crate::index::Layout;
-use crate::material::{Color, Role};
+use crate::indexing::index::Layout;
+use crate::rules::board::{bb, rank, Square, KING};
+use crate::rules::material::{Color, Role};
 use retro_engine::game::{Index, Solution, Value, NO_MOVE};
 use retro_engine::progress::Progress;
 
@@ -96,7 +96,7 @@ fn slot(layout: &Layout, pl: &Placements, rec: &Records, i: Index) -> [u8; 2] {
 }
 
 /// The 1-based rank of move `id` among the legal moves of placement `c` with the black
-/// king on `bk`, white to move (order: `crate::moves::legal_moves`).
+/// king on `bk`, white to move (order: `crate::rules::moves::legal_moves`).
 fn white_rank(pl: &Placements, c: &[Square; 3], bk: Square, id: u16) -> u32 {
     let mover = (id >> 9 & 0x3f) as usize;
     let promotion = (id >> 6 & 7) as u32;

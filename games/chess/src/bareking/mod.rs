@@ -47,9 +47,9 @@ mod zeroing;
 pub use placements::{Capture, Dest, Fixed, Promotion, MIN_LEN, NO_CAPTURE};
 pub use retrograde::{draws, run, start, Geometry, Scope, Sets, Store};
 
-use super::index::Layout;
-use super::material::Material;
-use super::subtables::SubTables;
+use crate::indexing::index::Layout;
+use crate::indexing::subtables::SubTables;
+use crate::rules::material::Material;
 use retro_engine::game::{Solution, SolveOptions};
 use retro_engine::solve::restart::Restarted;
 use retro_engine::solve::SolveError;

@@ -8,14 +8,14 @@
 
 use rayon::prelude::*;
 
-use crate::board::{
+use crate::indexing::index::Layout;
+use crate::indexing::subtables::SubTables;
+use crate::rules::board::{
     bb, bishop_attacks, pawn_attacks, queen_attacks, rank, rook_attacks, squares, Square, BETWEEN,
     KING, KNIGHT,
 };
-use crate::index::Layout;
-use crate::material::{Color, Role};
-use crate::position::Position;
-use crate::subtables::SubTables;
+use crate::rules::material::{Color, Role};
+use crate::rules::position::Position;
 use retro_engine::game::Value;
 use retro_engine::progress::Progress;
 use retro_engine::table::Metric;
@@ -308,7 +308,7 @@ impl Placements {
         let v = subs.value(pos);
         match self.metric {
             Metric::Dtm => v,
-            Metric::Dtz => v.restarted(crate::dtz::FIFTY_MOVES),
+            Metric::Dtz => v.restarted(crate::rules::position::FIFTY_MOVES),
         }
     }
 

@@ -19,8 +19,8 @@ use rayon::prelude::*;
 use super::placements::{
     flip, flip_square, move_id, Capture, Dest, Fixed, Placements, Promotion, MIN_LEN,
 };
-use crate::board::{bb, king_spread, squares, Square, KING};
-use crate::material::{Color, Role};
+use crate::rules::board::{bb, king_spread, squares, Square, KING};
+use crate::rules::material::{Color, Role};
 use retro_engine::game::Value;
 use retro_engine::progress::Progress;
 use retro_engine::solve::huge::advise_huge;

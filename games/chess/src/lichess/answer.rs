@@ -4,14 +4,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::dtz::{self, DtzTables};
-use super::rules::{self, Facts};
-use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
+use super::rules::{self, after, info, ranked, zeroing};
+use super::types::{MainlineResponse, MainlineStep, MoveInfo, TablebaseResponse};
 use super::{LichessError, StandIn, Tables};
-use crate::fen::to_fen;
-use crate::material::{Color, Role};
-use crate::moves::{en_passant_after, legal_moves, make, terminal, Move};
-use crate::notation::{san, uci};
-use crate::position::Clock;
+use crate::rules::fen::to_fen;
+use crate::rules::material::Color;
+use crate::rules::moves::{legal_moves, make, terminal};
+use crate::rules::notation::{san, uci};
 use crate::{Chess, Position};
 use retro_engine::game::Value;
 use retro_engine::table::Table;
@@ -271,7 +270,7 @@ impl Tablebase {
     fn game(
         &self,
         name: &str,
-        material: &crate::material::Material,
+        material: &crate::rules::material::Material,
     ) -> Result<Arc<Chess>, LichessError> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(g) = games.get(name) {
@@ -282,115 +281,4 @@ impl Tablebase {
         games.insert(name.to_string(), g.clone());
         Ok(g)
     }
-}
-
-/// Lichess's order of the legal moves `legal` of `pos` (indices into `legal`, best first),
-/// from the value each leads to (for the opponent, as [`retro_engine::probe::Probed`]
-/// gives it) and the DTZ value of where it leads, where a DTZ table gives one. The one
-/// order of every answer: `/standard`, and the chess answers of `retro probe` and
-/// `/api/probe` ([`crate::present`]), whose best move is its first.
-pub fn move_order(
-    pos: &Position,
-    legal: &[Move],
-    values: &[Value],
-    dtz_after: &[Option<Value>],
-) -> Vec<usize> {
-    ranked(pos, legal, None, values, dtz_after)
-        .into_iter()
-        .map(|(k, _)| k)
-        .collect()
-}
-
-/// Each legal move's index and the Lichess fields of where it leads, in Lichess's order;
-/// `afters`, the positions the moves reach, where they are at hand.
-fn ranked(
-    pos: &Position,
-    legal: &[Move],
-    afters: Option<&[Position]>,
-    values: &[Value],
-    dtz_after: &[Option<Value>],
-) -> Vec<(usize, PositionInfo)> {
-    let h = pos.clock.halfmove;
-    // The fields read the position reached for its material and side to move alone, but
-    // for a draw (stalemate or not): a move that keeps the material stands in as `pos`
-    // with the other side to move, without the move made (every answer ranks every move).
-    let mut same = *pos;
-    same.turn = pos.turn.other();
-    let mut moves: Vec<(usize, PositionInfo)> = legal
-        .iter()
-        .enumerate()
-        .map(|(k, m)| {
-            let dtz = dtz_after.get(k).copied().flatten();
-            let v = values[k];
-            let info = match afters {
-                Some(a) => info(&a[k], v, a[k].clock.halfmove, h, dtz, None),
-                None if m.converts() || v == Value::Draw => {
-                    let a = after(pos, m);
-                    info(&a, v, a.clock.halfmove, h, dtz, None)
-                }
-                None => info(
-                    &same,
-                    v,
-                    rules::halfmoves_after(zeroing(m), h),
-                    h,
-                    dtz,
-                    None,
-                ),
-            };
-            (k, info)
-        })
-        .collect();
-    // Stable: equal moves keep retro's move order.
-    moves.sort_by_cached_key(|(k, info)| {
-        let m = &legal[*k];
-        rules::sort_key(info, m.converts(), zeroing(m), m.capture, m.promotion)
-    });
-    moves
-}
-
-/// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
-/// `table` is its value in a DTZ table, if one is served, and `dtz` what its moves say of
-/// DTZ, if they were looked at.
-fn info(
-    pos: &Position,
-    value: Value,
-    h: u32,
-    before: u32,
-    table: Option<Value>,
-    dtz: Option<i32>,
-) -> PositionInfo {
-    rules::position_info(&Facts {
-        value,
-        dtz: table
-            .and_then(dtz::syzygy)
-            .or_else(|| rules::dtz(value, rules::dtz_is_dtm(pos, value)))
-            .or(dtz),
-        halfmoves: h,
-        halfmoves_before: before,
-        checkmate: value == Value::Loss(0),
-        stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
-        insufficient_material: rules::insufficient_material(pos),
-    })
-}
-
-/// A capture or a pawn move: it resets the halfmove clock.
-fn zeroing(m: &Move) -> bool {
-    m.capture.is_some() || m.role == Role::Pawn
-}
-
-/// The position after `m`, with its clocks, and the en-passant square if the opponent
-/// can take en passant (so its moves and its value count the capture).
-fn after(pos: &Position, m: &Move) -> Position {
-    let mut a = make(pos, m);
-    if !en_passant_after(&a, m).is_empty() {
-        a.ep = Some((m.from + m.to) / 2);
-    }
-    a.clock = Clock {
-        halfmove: rules::halfmoves_after(zeroing(m), pos.clock.halfmove),
-        fullmove: pos
-            .clock
-            .fullmove
-            .saturating_add((pos.turn == Color::Black) as u32),
-    };
-    a
 }

@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use super::Tables;
 use crate::dtz::ChessDtz;
-use crate::dtz::FIFTY_MOVES;
-use crate::moves::{legal_moves, terminal, Move};
-use crate::subtables::table_name;
+use crate::indexing::subtables::table_name;
+use crate::rules::material::Material;
+use crate::rules::moves::{legal_moves, terminal, Move};
+use crate::rules::position::FIFTY_MOVES;
 use crate::Position;
 use retro_engine::game::{Game, Value};
 use retro_engine::table::Metric;
@@ -50,10 +51,10 @@ impl DtzTables {
         let probed = retro_engine::probe::probe(&*game, table, pos);
         let mut legal = Vec::new();
         legal_moves(pos, &mut legal);
-        Some(crate::present_dtz::beside(&*game, pos, &probed, &legal).value)
+        Some(crate::present::dtz::beside(&*game, pos, &probed, &legal).value)
     }
 
-    fn game(&self, name: &str, material: &crate::material::Material) -> Option<Arc<ChessDtz>> {
+    fn game(&self, name: &str, material: &Material) -> Option<Arc<ChessDtz>> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         games
             .entry(name.to_string())
@@ -67,7 +68,7 @@ impl DtzTables {
 }
 
 /// Syzygy's signed DTZ of a value for the side to move (-1 for a checkmated side).
-pub use crate::present_dtz::signed as syzygy;
+pub use crate::present::lichess_rules::signed as syzygy;
 
 /// The result class under the 50-move rule with a fresh clock, ordered best first for the
 /// side to move: win, cursed win, draw, blessed loss, loss.
@@ -101,7 +102,7 @@ pub fn best_move(pos: &Position, after: &[Option<Value>]) -> Option<usize> {
             let v = values[k];
             let dtz = syzygy(v).unwrap_or(0);
             let zeroing =
-                legal[k].capture.is_some() || legal[k].role == crate::material::Role::Pawn;
+                legal[k].capture.is_some() || legal[k].role == crate::rules::material::Role::Pawn;
             (
                 Reverse(v == Value::Loss(0)),
                 zeroing ^ (dtz < 0),

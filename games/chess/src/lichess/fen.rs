@@ -5,10 +5,10 @@
 //! keeps the halfmove clock and move number.
 
 use super::LichessError;
-use crate::board::{bb, parse_square, square};
-use crate::fen::parse_full;
-use crate::material::{Color, Role};
-use crate::position::Illegality;
+use crate::rules::board::{bb, parse_square, square};
+use crate::rules::fen::parse_full;
+use crate::rules::material::{Color, Role};
+use crate::rules::position::Illegality;
 use crate::Position;
 use retro_engine::game::PositionError;
 
@@ -21,7 +21,7 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     } else {
         std::borrow::Cow::Borrowed(raw)
     };
-    let (fields, n) = crate::fen::first_n::<7>(text.split_whitespace());
+    let (fields, n) = crate::rules::fen::first_n::<7>(text.split_whitespace());
     let fields = &fields[..n];
     if fields.is_empty() {
         return Err(LichessError::Query(
@@ -74,7 +74,7 @@ pub fn read(raw: Option<&str>) -> Result<Position, LichessError> {
     Ok(with(ep).map_or(plain, |f| f.pos))
 }
 
-/// A position given by its bitboards (see [`crate::fen::from_bitboards`]), read as [`read`]
+/// A position given by its bitboards (see [`crate::rules::fen::from_bitboards`]), read as [`read`]
 /// reads the same position's FEN: the same errors, and an en-passant square no pawn can
 /// have passed is ignored. It has no castling rights: a board with some is read from its
 /// FEN.
@@ -83,9 +83,9 @@ pub fn from_bitboards(
     roles: [u64; 6],
     turn: Color,
     ep: Option<u8>,
-    clock: crate::position::Clock,
+    clock: crate::rules::position::Clock,
 ) -> Result<Position, LichessError> {
-    let read = |ep| crate::fen::from_bitboards(colors, roles, turn, ep, clock);
+    let read = |ep| crate::rules::fen::from_bitboards(colors, roles, turn, ep, clock);
     let plain = read(None).map_err(refused)?;
     match ep {
         None => Ok(plain),
@@ -143,7 +143,7 @@ mod tests {
     /// Bitboards are read as the FEN of the same position.
     #[test]
     fn bitboards_as_their_fen() {
-        let clock = crate::position::Clock::default();
+        let clock = crate::rules::position::Clock::default();
         let via = |fen: &str, ep: Option<u8>| {
             let p = read(Some(fen)).unwrap();
             from_bitboards(p.colors, p.roles, p.turn, ep, clock)

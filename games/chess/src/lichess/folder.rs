@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::Tables;
-use crate::family::{CHESS, FAMILY};
+use crate::indexing::registry::{CHESS, FAMILY};
 use retro_engine::registry::Family;
 use retro_engine::table::{compressed, Table, EXTENSION};
 

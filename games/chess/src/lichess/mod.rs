@@ -19,17 +19,17 @@ mod answer;
 mod dtz;
 pub mod fen;
 pub mod folder;
-pub mod rules;
-pub mod types;
+// Lichess's fields and categories, which retro's own answers share (`present/`).
+pub use crate::present::{lichess_rules as rules, lichess_types as types};
 
 use std::path::Path;
 
 use retro_engine::game::Value;
 use retro_engine::table::{Table, TableError};
 
-use crate::subtables::SubTableError;
+use crate::indexing::subtables::SubTableError;
 use crate::Position;
-pub use answer::{move_order, Tablebase};
+pub use answer::Tablebase;
 pub use folder::Folder;
 
 /// The longest FEN read: longer than any real one.

@@ -13,9 +13,9 @@
 //! single slot.
 
 use super::{piece_targets, ChessPasses, Slot};
-use crate::board::{bb, pawn_attacks, rank, squares, transform_bb, Square, KING};
-use crate::lines::BETWEEN;
-use crate::material::{Color, Role};
+use crate::rules::board::{bb, pawn_attacks, rank, squares, transform_bb, Square, KING};
+use crate::rules::lines::BETWEEN;
+use crate::rules::material::{Color, Role};
 use retro_engine::game::Index;
 
 /// A group: the kings and the fixed pieces (all but the last), the side to move.
@@ -23,14 +23,14 @@ pub(super) struct Group {
     pub(super) turn: Color,
     pub(super) wk: Square,
     pub(super) bk: Square,
-    /// The fixed pieces' squares in [`crate::index::Layout::pieces`] order; the last
+    /// The fixed pieces' squares in [`crate::indexing::index::Layout::pieces`] order; the last
     /// entry (the last piece) unused.
     pub(super) sq: [Square; 4],
     /// The kings and the fixed pieces.
     pub(super) occ: u64,
     /// The group's first slot's place in its section.
     pub(super) at: Index,
-    /// How its positions are oriented ([`crate::index::Layout::group_orientation`]):
+    /// How its positions are oriented ([`crate::indexing::index::Layout::group_orientation`]):
     /// `Some(0)` if every slot holds its position as it stands (`None`: slot by slot).
     pub(super) orient: Option<u8>,
 }
@@ -53,7 +53,7 @@ pub(super) enum Reach {
 
 impl Group {
     /// The group's first slot.
-    pub(super) fn first(&self, l: &crate::index::Layout) -> Index {
+    pub(super) fn first(&self, l: &crate::indexing::index::Layout) -> Index {
         self.at
             + if self.turn == Color::White {
                 0
@@ -438,7 +438,7 @@ impl ChessPasses<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::material::Material;
+    use crate::rules::material::Material;
     use crate::Chess;
     use retro_engine::game::Index;
     use retro_engine::solve::one_byte::{check_group_passes, Passes};

@@ -4,12 +4,13 @@
 //! encoding positions. A forward check stops at the first move that does not yet lose.
 //! The un-moves come from [`moves::each_unmove`], the plug-in's own generator.
 //!
-//! The rules are those of [`super::moves`], which the generic plug-in uses: the same
+//! The rules are those of [`crate::rules::moves`], which the generic plug-in uses: the same
 //! un-moves (no captures, no promotions, no double step that allows en passant) and the
 //! same legal moves, so the values, and the table, are the same (tested on whole tables
 //! against the two-queue solver).
 
 mod best;
+mod dest;
 mod group;
 mod lanes;
 mod refute;
@@ -20,14 +21,14 @@ mod zeroing;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::board::{
+use super::{Chess, Position};
+use crate::indexing::index::transform;
+use crate::indexing::index::Layout;
+use crate::rules::board::{
     bb, bishop_attacks, pawn_attacks, queen_attacks, rank, rook_attacks, Square, KING, KNIGHT,
 };
-use super::index::Layout;
-use super::material::{Color, Role};
-use super::moves::{self, en_passant_after, legal_moves, make, Move};
-use super::{Chess, Position};
-use crate::index::transform;
+use crate::rules::material::{Color, Role};
+use crate::rules::moves::{self, en_passant_after, legal_moves, make, Move};
 use retro_engine::game::{Index, Outcome, Value};
 use retro_engine::solve::one_byte::{Link, Own, Passes, Start, Values};
 use retro_engine::solve::SolveError;
@@ -163,7 +164,7 @@ impl ChessPasses<'_> {
     fn exit(&self, v: Value) -> Value {
         match self.metric {
             Metric::Dtm => v,
-            Metric::Dtz => v.restarted(crate::dtz::FIFTY_MOVES),
+            Metric::Dtz => v.restarted(crate::rules::position::FIFTY_MOVES),
         }
     }
 
@@ -572,7 +573,7 @@ impl Passes for ChessPasses<'_> {
     fn deepest_exit(&self) -> u16 {
         if self.metric == Metric::Dtz {
             // A zeroing move counts 1 or 101 plies.
-            crate::dtz::FIFTY_MOVES + 1
+            crate::rules::position::FIFTY_MOVES + 1
         } else if self.chess.subs.is_rules_only() {
             retro_engine::game::MAX_LOSS_PLIES
         } else {

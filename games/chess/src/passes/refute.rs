@@ -7,10 +7,10 @@
 
 use super::group::{Group, Reach, Who};
 use super::{piece_targets, ChessPasses};
-use crate::board::{bb, rank, squares, transform_bb, Square, KING};
-use crate::index::inverse;
-use crate::lines::BETWEEN;
-use crate::material::{Color, Role};
+use crate::indexing::index::inverse;
+use crate::rules::board::{bb, rank, squares, transform_bb, Square, KING};
+use crate::rules::lines::BETWEEN;
+use crate::rules::material::{Color, Role};
 use retro_engine::game::Index;
 
 impl ChessPasses<'_> {

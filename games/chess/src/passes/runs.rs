@@ -11,12 +11,12 @@
 
 use std::cell::RefCell;
 
-use super::start::{Dest, GONE};
+use super::dest::{Dest, GONE};
 use super::ChessPasses;
-use crate::board::Square;
-use crate::index::transform;
-use crate::material::{Color, Role};
-use crate::subtables::Route;
+use crate::indexing::index::transform;
+use crate::indexing::subtables::Route;
+use crate::rules::board::Square;
+use crate::rules::material::{Color, Role};
 use retro_engine::game::{Index, Value};
 use retro_engine::solve::one_byte::bits;
 
@@ -197,7 +197,7 @@ impl ChessPasses<'_> {
         let t = match l.orientation(wk, bk) {
             Some(t) => t,
             // The sub-table's other pieces choose, the same wherever its last piece stands
-            // ([`Layout::group_orientation`](crate::index::Layout::group_orientation)).
+            // ([`Layout::group_orientation`](crate::indexing::index::Layout::group_orientation)).
             None if p == k - 1 => l.group_orientation(wk, bk, &out[..k - 1])?,
             None => return None,
         };

@@ -23,22 +23,20 @@
 
 use std::cell::RefCell;
 
+use super::dest::{Dest, GONE};
 use super::group::Group;
 use super::runs::{kind, KING_TAKES};
 use super::{mv, piece_targets, ChessPasses};
-use crate::board::{bb, pawn_attacks, rank, squares, Square, KING};
-use crate::index::Layout;
-use crate::lines::BETWEEN;
-use crate::material::{Color, Role};
-use crate::moves::{self, make, Move};
-use crate::subtables::{Route, SubTables};
+use crate::indexing::index::Layout;
+use crate::indexing::subtables::SubTables;
+use crate::rules::board::{bb, pawn_attacks, rank, squares, Square, KING};
+use crate::rules::lines::BETWEEN;
+use crate::rules::material::{Color, Role};
+use crate::rules::moves::{self, make, Move};
 use crate::Position;
 use retro_engine::game::{Index, Outcome, Value};
 use retro_engine::solve::one_byte::{bits, Link, Own, Start};
 use retro_engine::solve::SolveError;
-
-/// No piece: the place of a captured piece in a sub-table's index.
-pub(super) const GONE: u8 = u8::MAX;
 
 thread_local! {
     /// The values of the last piece's captures of a fixed piece, for one group.
@@ -80,41 +78,6 @@ fn last_take(id: u64, first: Index, y: Square, probe: impl FnOnce() -> Value) ->
         }
         t.value[y as usize]
     })
-}
-
-/// Where the positions after one kind of capture or promotion are read.
-#[derive(Clone, Copy)]
-pub(super) struct Dest {
-    /// `None`: only the kings are left, a draw.
-    pub(super) route: Option<Route>,
-    /// Per piece of the table: its place among the sub-table's pieces, or [`GONE`].
-    pub(super) place: [u8; 4],
-}
-
-impl Dest {
-    /// A position of the table (`turn` to move, the kings, the table's pieces on `sq`,
-    /// those gone ignored) as its sub-table `route` stores it: the side to move, the kings
-    /// and the sub-table's pieces in its order, in its colouring.
-    pub(super) fn in_sub(
-        &self,
-        route: Route,
-        turn: Color,
-        wk: Square,
-        bk: Square,
-        sq: &[Square; 4],
-    ) -> (Color, Square, Square, [Square; 4]) {
-        let mut out = [0u8; 4];
-        for (m, &at) in self.place.iter().enumerate() {
-            if at != GONE {
-                out[at as usize] = if route.flip { sq[m] ^ 56 } else { sq[m] };
-            }
-        }
-        if route.flip {
-            (turn.other(), bk ^ 56, wk ^ 56, out)
-        } else {
-            (turn, wk, bk, out)
-        }
-    }
 }
 
 /// The routes of a table's captures and promotions, worked out when the passes are made.

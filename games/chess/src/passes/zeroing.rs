@@ -3,14 +3,15 @@
 //! ([`Passes::tiers`]: the pawns' advance, which every pawn move raises), and a pawn move
 //! is a move out of its tier, into a higher one solved before, its value read there
 //! (`own`) and counted by its result under the 50-move rule, as the restarting solver
-//! counts it ([`crate::dtz::outcome`]).
+//! counts it ([`crate::indexing::outcome::outcome`]).
 //!
 //! [`Passes::tiers`]: retro_engine::solve::one_byte::Passes::tiers
 
 use super::ChessPasses;
-use crate::board::Square;
-use crate::material::{Color, Role};
-use crate::moves::{self, make};
+use crate::indexing::outcome;
+use crate::rules::board::Square;
+use crate::rules::material::{Color, Role};
+use crate::rules::moves::{self, make};
 use crate::Position;
 use retro_engine::game::{Index, Value};
 use retro_engine::solve::one_byte::{first_slots, Own};
@@ -68,12 +69,12 @@ impl ChessPasses<'_> {
     /// zeroing counts it ([`Value::Illegal`] for none that is not legal).
     pub(super) fn each_push(&self, pos: &Position, own: Own, note: &mut impl FnMut(Value)) {
         let us = pos.turn;
-        for from in crate::board::squares(pos.pieces(us, Role::Pawn)) {
+        for from in crate::rules::board::squares(pos.pieces(us, Role::Pawn)) {
             moves::pawn_moves(pos, from, true, &mut |m| {
                 if !m.converts() {
                     let after = make(pos, &m);
                     if !after.in_check(us) {
-                        note(crate::dtz::outcome(self.chess, &m, &after, false).value(own));
+                        note(outcome::outcome(self.chess, &m, &after, false).value(own));
                     }
                 }
                 true
@@ -105,7 +106,7 @@ fn advance(color: Color, x: Square) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::super::ChessPasses;
-    use crate::material::Material;
+    use crate::rules::material::Material;
     use crate::Chess;
     use retro_engine::game::Index;
     use retro_engine::solve::one_byte::Passes;

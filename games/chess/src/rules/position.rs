@@ -52,6 +52,9 @@ impl std::hash::Hash for Clock {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
+/// Plies without a capture or pawn move after which a draw can be claimed.
+pub const FIFTY_MOVES: u16 = 100;
+
 /// Why a placement of pieces is not a legal position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Illegality {
@@ -259,7 +262,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::parse_square;
+    use crate::rules::board::parse_square;
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()

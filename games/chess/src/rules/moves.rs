@@ -559,7 +559,7 @@ pub fn each_unmove(pos: &Position, mut f: impl FnMut(Role, Square, Square)) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse;
+    use crate::rules::fen::parse;
 
     fn moves(fen: &str) -> Vec<Move> {
         let mut v = Vec::new();

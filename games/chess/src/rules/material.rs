@@ -73,7 +73,7 @@ impl Color {
 
 /// The most pieces a table may have, kings included: the index holds four pieces beside
 /// the kings. Whether one can be made here is the memory's and the disk's to say
-/// ([`super::plan::estimate`]): a 6-piece table without pawns takes about 21 GB of memory
+/// ([`crate::planning::plan::estimate`]): a 6-piece table without pawns takes about 21 GB of memory
 /// and a 31 GB file.
 pub const MAX_PIECES: usize = 6;
 

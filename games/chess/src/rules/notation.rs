@@ -161,7 +161,7 @@ pub fn san(pos: &Position, m: &Move, mates: Option<bool>) -> San {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::parse;
+    use crate::rules::fen::parse;
 
     fn names(fen: &str) -> Vec<(String, String)> {
         let p = parse(fen).unwrap();

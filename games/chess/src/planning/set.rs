@@ -1,16 +1,20 @@
 //! A chess table set, worked out before anything is written: the tables a request means,
 //! each after the tables it reads, which of them are missing, and whether each fits in the
-//! memory there is. `retro generate chess` walks the result; the distributed runners get
-//! the same order from `retro plan` ([`super::plan::tasks`]).
+//! memory there is. The engine makes the result ([`retro_engine::generate::set::make`], for
+//! `retro generate chess` and the tables `retro serve` makes by default); the distributed
+//! runners get the same order from `retro plan` ([`super::plan::tasks`]).
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::material::Material;
 use super::plan::{
-    check_disk, check_memory, closure, open_present, present_metric, NoRoom, TooBig,
+    check_disk, check_memory, closure, estimate, open_present, present_metric, NoRoom, TooBig,
 };
-use super::subtables::table_name;
+use crate::indexing::subtables::table_name;
+use crate::rules::material::Material;
+use retro_engine::generate::set::{Cost, TableSet};
+use retro_engine::plugin::Plugin;
+use retro_engine::table::compressed::Sides;
 use retro_engine::table::{Metric, Table, TableError};
 
 /// One table of the set: a material and the metric it holds.
@@ -91,16 +95,33 @@ pub fn plan(
     })
 }
 
-impl Set {
-    /// Stop holding `entry`'s table open: its file is about to be removed, and a file
-    /// held open keeps its disk space.
-    pub fn release(&mut self, entry: &Entry) {
-        self.present.retain(|(e, _)| e != entry);
+impl TableSet for Set {
+    fn len(&self) -> usize {
+        self.order.len()
     }
 
-    /// Per table of [`Set::order`], the position in it of the last table that reads it
-    /// (`None`: none does).
-    pub fn last_readers(&self) -> Vec<Option<usize>> {
+    fn name(&self, i: usize) -> String {
+        name(&self.order[i])
+    }
+
+    /// Whether table `i` is still to be made: it was missing when planned and still is (a
+    /// copy of this run elsewhere, a retried task of a distributed run, may have made it
+    /// meanwhile).
+    fn to_make(&self, i: usize, dir: &Path) -> bool {
+        let (m, metric) = &self.order[i];
+        self.missing.contains(&self.order[i]) && !present_metric(dir, m, *metric).unwrap_or(false)
+    }
+
+    fn cost(&self, i: usize) -> Option<Cost> {
+        let e = estimate(&self.order[i].0, self.order[i].1);
+        Some(Cost {
+            positions: e.positions,
+            memory_bytes: e.memory_bytes,
+            file_bytes: e.file_bytes,
+        })
+    }
+
+    fn last_readers(&self) -> Vec<Option<usize>> {
         let mut last = vec![None; self.order.len()];
         for (j, (m, metric)) in self.order.iter().enumerate() {
             for child in m.children() {
@@ -113,10 +134,22 @@ impl Set {
         last
     }
 
-    /// Whether `entry` is still to be made: it was missing when planned and still is (a
-    /// copy of this run elsewhere, a retried task of a distributed run, may have made it
-    /// meanwhile).
-    pub fn to_make(&self, entry: &Entry, dir: &Path) -> bool {
-        self.missing.contains(entry) && !present_metric(dir, &entry.0, entry.1).unwrap_or(false)
+    /// Stop holding table `i` open.
+    fn release(&mut self, i: usize) {
+        let entry = &self.order[i];
+        self.present.retain(|(e, _)| e != entry);
+    }
+
+    fn plugin(
+        &self,
+        i: usize,
+        dir: &Path,
+    ) -> Result<Box<dyn Plugin>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(crate::indexing::registry::CHESS.plugin_in(&name(&self.order[i]), dir)?)
+    }
+
+    /// Chess moves always pass the turn: either side's slots follow from the other's.
+    fn sides(&self) -> Sides {
+        Sides::One
     }
 }

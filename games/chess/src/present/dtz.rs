@@ -3,12 +3,13 @@
 
 use serde::Serialize;
 
-use super::dtz::FIFTY_MOVES;
-use super::fen::to_fen;
-use super::moves::{legal_moves, make, Move};
-use super::notation::{san, uci, San, Uci};
-use super::position::Position;
-use super::present::{BestMove, DtzBeside, Source};
+use super::lichess_rules::{category_at, signed};
+use super::{BestMove, DtzBeside, Source};
+use crate::rules::fen::to_fen;
+use crate::rules::moves::{legal_moves, make, Move};
+use crate::rules::notation::{san, uci, San, Uci};
+use crate::rules::position::Position;
+use crate::rules::position::FIFTY_MOVES;
 use retro_engine::game::Value;
 use retro_engine::present::{Presented, ProbeAnswer};
 use retro_engine::probe::Probed;
@@ -22,45 +23,6 @@ pub fn category(v: Value) -> &'static str {
         Value::Loss(_) => "blessed-loss",
         Value::Draw => "draw",
         Value::Illegal => "unknown",
-    }
-}
-
-/// The category under the 50-move rule of `pos`, worth `value` for its side to move (its
-/// distance to mate, or its DTZ value where only that is known), whose DTZ value is `dtz`,
-/// with the clock `pos` carries: `/standard`'s rule ([`crate::lichess::rules::category`]),
-/// so that every route says the same. With the clock at zero it is [`category`]`(dtz)`.
-pub fn category_at(pos: &Position, value: Value, dtz: Value) -> &'static str {
-    use crate::lichess::rules::{self, Facts};
-    use crate::lichess::types::Category;
-    let h = pos.clock.halfmove;
-    let facts = Facts {
-        value,
-        dtz: signed(dtz),
-        halfmoves: h,
-        halfmoves_before: h.saturating_sub(1),
-        checkmate: value == Value::Loss(0),
-        stalemate: dtz == Value::Draw && super::moves::terminal(pos) == Some(Value::Draw),
-        insufficient_material: false,
-    };
-    match rules::category(&facts) {
-        Category::Win | Category::SyzygyWin | Category::MaybeWin => "win",
-        Category::CursedWin => "cursed-win",
-        Category::Draw => "draw",
-        Category::BlessedLoss => "blessed-loss",
-        Category::Loss | Category::SyzygyLoss | Category::MaybeLoss => "loss",
-        Category::Unknown => "unknown",
-    }
-}
-
-/// DTZ in plies, signed for the side to move (0 for a draw), as Syzygy gives it: a
-/// checkmated side has -1.
-pub fn signed(v: Value) -> Option<i32> {
-    match v {
-        Value::Loss(0) => Some(-1),
-        Value::Win(p) => Some(p as i32),
-        Value::Loss(p) => Some(-(p as i32)),
-        Value::Draw => Some(0),
-        Value::Illegal => None,
     }
 }
 
@@ -123,7 +85,7 @@ impl ProbeAnswer for Rendered {
 
 /// True for a move that restarts the count: a capture, a pawn move, a promotion.
 fn zeroing(m: &Move) -> bool {
-    m.converts() || m.role == super::material::Role::Pawn
+    m.converts() || m.role == crate::rules::material::Role::Pawn
 }
 
 /// Each legal move `probed` lists: its index in `legal`, the DTZ of the position it reaches
@@ -159,7 +121,7 @@ fn evaluate(
 }
 
 /// The DTZ of `pos` and of each legal move's position, for a DTM answer
-/// ([`super::present::Source::dtz_beside`]); `probed` from the DTZ table.
+/// ([`crate::present::Source::dtz_beside`]); `probed` from the DTZ table.
 pub fn beside(source: &dyn Source, pos: &Position, probed: &Probed, legal: &[Move]) -> DtzBeside {
     let moves = evaluate(source, pos, probed, legal);
     let mut after = vec![Value::Illegal; legal.len()];

@@ -1,0 +1,420 @@
+//! A set of tables made in order, each after the tables it reads (a chess material after
+//! the materials its captures and promotions lead to). A table already there is kept; a
+//! run killed at any moment resumes from the tables whole on disk; and, compressed, each
+//! table is compressed as soon as it is made, storing both sides to move while a table
+//! still to be made reads it (the fast form to read), then its final form once none does.
+//!
+//! The game says which tables, in what order and at what cost ([`TableSet`]); this runs
+//! them for `retro generate` and for the tables `retro serve` makes by default, and tells a
+//! [`Report`] what happens, in [`Event`]s: the words are the caller's.
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::{generate, with_threads, GenerateError, Generated};
+use crate::plugin::Plugin;
+use crate::progress::Bar;
+use crate::solve::SolveError;
+use crate::table::compressed::{self, Compressed, Sides};
+use crate::table::{Table, TableError, EXTENSION};
+
+/// What making one table takes, said before a solve that may run for half an hour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// Index slots, both sides to move.
+    pub positions: u64,
+    /// Peak memory of the solve, sub-tables mapped included.
+    pub memory_bytes: u64,
+    /// Size of the dense file.
+    pub file_bytes: u64,
+}
+
+/// A game's set of tables, planned before anything is written.
+pub trait TableSet {
+    /// How many tables the set holds.
+    fn len(&self) -> usize;
+    /// Whether it holds none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Table `i`'s name (`KQvKR`, `KQvKR.dtz`), in the order to make them: every table
+    /// after the tables it reads.
+    fn name(&self, i: usize) -> String;
+    /// Whether table `i` is still to be made in `dir`. Asked for every table before the
+    /// run, and again just before each is made (another run may have made it meanwhile).
+    fn to_make(&self, i: usize, dir: &Path) -> bool;
+    /// What making table `i` costs, if the game knows.
+    fn cost(&self, i: usize) -> Option<Cost>;
+    /// Per table, the last table of the set that reads it (`None`: none does).
+    fn last_readers(&self) -> Vec<Option<usize>>;
+    /// Let go of table `i` if the set holds it open: its file is about to be replaced or
+    /// removed, and a file held open keeps its disk space.
+    fn release(&mut self, i: usize);
+    /// The game that makes table `i`, reading the tables it needs from `dir`.
+    fn plugin(&self, i: usize, dir: &Path)
+        -> Result<Box<dyn Plugin>, Box<dyn Error + Send + Sync>>;
+    /// The sides to move a table's final compressed form keeps (chess: one; a game whose
+    /// moves may stay within a section: both).
+    fn sides(&self) -> Sides;
+}
+
+/// How to make a set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Keep each table compressed (`None`: dense files only).
+    pub compress: Option<Compress>,
+    /// The bytes of memory this run may use: half of it may hold the blocks decoded from
+    /// compressed sub-tables.
+    pub memory: Option<u64>,
+}
+
+/// How a set's tables are compressed.
+#[derive(Clone, Copy, Debug)]
+pub struct Compress {
+    /// zstd level of the final form (see [`compressed::LEVELS`]).
+    pub level: i32,
+    /// Keep the dense files beside the compressed ones.
+    pub keep_dense: bool,
+    /// Compress the dense tables of the set already there too (`retro generate
+    /// --compress`); otherwise only the tables made now are, and tables found are kept as
+    /// they are (`retro serve`).
+    pub found_too: bool,
+}
+
+/// The time a run has taken so far, and the time it should still take, from the positions
+/// made so far and those left.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub elapsed: f64,
+    pub left: Option<f64>,
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let so_far = crate::progress::duration(self.elapsed);
+        match self.left {
+            None => write!(f, "{so_far} so far"),
+            Some(left) => write!(
+                f,
+                "{so_far} so far, about {} left",
+                crate::progress::duration(left)
+            ),
+        }
+    }
+}
+
+/// What happens while a set is made, in the order it happens.
+pub enum Event<'a> {
+    /// A temporary file left by a run killed while it wrote this table (or compressed or
+    /// trimmed it) was removed.
+    Removed { path: &'a Path },
+    /// Table `i` (of `total`) is there already.
+    Present {
+        i: usize,
+        total: usize,
+        name: &'a str,
+        clock: Clock,
+    },
+    /// Table `i` (of `total`) is to be made now.
+    Making {
+        i: usize,
+        total: usize,
+        name: &'a str,
+        cost: Option<Cost>,
+        clock: Clock,
+    },
+    /// A solve starts.
+    Generating { plugin: &'a dyn Plugin },
+    /// A temporary file of the table being made, left by an interrupted run, was removed.
+    RemovedOwn { path: &'a Path },
+    /// A table is written, dense.
+    Generated {
+        plugin: &'a dyn Plugin,
+        done: &'a Generated,
+    },
+    /// The compressed file of the dense table `from` is written, in `seconds`.
+    Compressed {
+        from: &'a Path,
+        compressed: &'a Compressed,
+        seconds: f64,
+    },
+    /// A compressed table that stored both sides to move now stores one, as nothing left
+    /// to make reads it.
+    Trimmed { compressed: &'a Compressed },
+    /// Table `i` (of `total`) is in its form for now: made (`made`) or found, and
+    /// compressed if asked.
+    Settled {
+        i: usize,
+        total: usize,
+        name: &'a str,
+        made: bool,
+        clock: Clock,
+    },
+}
+
+/// Hears a set's [`Event`]s and shows the work's progress.
+pub trait Report {
+    /// A progress display for one step (a solve, a compression), or none.
+    fn bar(&self) -> Option<Bar>;
+    /// Something happened; an error (a closed output) stops the run.
+    fn event(&mut self, e: Event<'_>) -> Result<(), Box<dyn Error + Send + Sync>>;
+}
+
+/// Reports nothing (tests, library use).
+pub struct Quiet;
+
+impl Report for Quiet {
+    fn bar(&self) -> Option<Bar> {
+        None
+    }
+    fn event(&mut self, _e: Event<'_>) -> Result<(), Box<dyn Error + Send + Sync>> {
+        Ok(())
+    }
+}
+
+/// Why a set could not be made. The tables written before the error stay, whole.
+#[derive(Debug, thiserror::Error)]
+pub enum MakeError {
+    /// The game of a table could not be made (chess: a sub-table missing or bad).
+    #[error(transparent)]
+    Open(Box<dyn Error + Send + Sync>),
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(transparent)]
+    Threads(#[from] SolveError),
+    #[error("removing {}", .path.display())]
+    Remove {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The report failed (its output closed): said in the report's own words.
+    #[error("{0}")]
+    Report(#[source] Box<dyn Error + Send + Sync>),
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tally {
+    /// Tables made, and tables found there already.
+    pub made: usize,
+    pub found: usize,
+    pub seconds: f64,
+}
+
+/// Make the tables of `set` missing from `dir`, in its order, as `opts` says.
+pub fn make(
+    set: &mut dyn TableSet,
+    dir: &Path,
+    opts: &Options,
+    report: &mut dyn Report,
+) -> Result<Tally, MakeError> {
+    let compress = opts.compress;
+    if compress.is_some_and(|c| !c.keep_dense) {
+        // The tables made read their sub-tables' compressed files, every block many times
+        // over: each block is decoded once and kept, within half the memory there is
+        // (decoded, a block takes half its dense bytes, which the memory estimate counts).
+        let half = opts.memory.map_or(0, |n| n / 2) as usize;
+        let budget = crate::table::cache::CacheBudget::process();
+        budget.set_limit(budget.limit().max(half));
+    }
+    let total = set.len();
+    let readers = set.last_readers();
+    let start = Instant::now();
+    let positions: Vec<u64> = (0..total)
+        .map(|i| set.cost(i).map_or(0, |c| c.positions))
+        .collect();
+    let to_make: Vec<bool> = (0..total).map(|i| set.to_make(i, dir)).collect();
+    // Positions of the tables to make, for the estimate of the time left.
+    let mut left: u64 = (0..total)
+        .filter(|&i| to_make[i])
+        .map(|i| positions[i])
+        .sum();
+    let (mut made, mut found, mut done) = (0, 0, 0u64);
+    for i in 0..total {
+        let name = set.name(i);
+        // A run killed while it wrote this table, or compressed or trimmed it, left its
+        // temporary file (the table under its final name is whole: the last form made).
+        for path in crate::table::writer::remove_stale_temps(dir, &name)? {
+            say(report, Event::Removed { path: &path })?;
+        }
+        let now = clock(start, done, left);
+        let making = to_make[i] && set.to_make(i, dir);
+        if making {
+            let cost = set.cost(i);
+            say(
+                report,
+                Event::Making {
+                    i: i + 1,
+                    total,
+                    name: &name,
+                    cost,
+                    clock: now,
+                },
+            )?;
+            let plugin = set.plugin(i, dir).map_err(MakeError::Open)?;
+            make_one(&*plugin, dir, opts.threads, report)?;
+            made += 1;
+            done += positions[i];
+            left -= positions[i];
+        } else {
+            say(
+                report,
+                Event::Present {
+                    i: i + 1,
+                    total,
+                    name: &name,
+                    clock: now,
+                },
+            )?;
+            found += 1;
+        }
+        if let Some(c) = compress.filter(|c| making || c.found_too) {
+            let read_later = readers[i].is_some_and(|j| j > i);
+            settle(set, i, dir, read_later, &c, opts.threads, report)?;
+        }
+        if let Some(c) = compress {
+            // The tables whose last reader this was keep one side to move from now on.
+            for k in (0..i).filter(|&k| readers[k] == Some(i)) {
+                trim(set, k, dir, &c, opts.threads, report)?;
+            }
+        }
+        let e = Event::Settled {
+            i: i + 1,
+            total,
+            name: &name,
+            made: making,
+            clock: clock(start, done, left),
+        };
+        say(report, e)?;
+    }
+    Ok(Tally {
+        made,
+        found,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The run's clock, `done` positions made since `start` and `left` to make.
+fn clock(start: Instant, done: u64, left: u64) -> Clock {
+    let elapsed = start.elapsed().as_secs_f64();
+    let left = (done > 0).then(|| elapsed / done as f64 * left as f64);
+    Clock { elapsed, left }
+}
+
+/// Tell `report` of `e`.
+fn say(report: &mut dyn Report, e: Event<'_>) -> Result<(), MakeError> {
+    report.event(e).map_err(MakeError::Report)
+}
+
+/// Generate one table into `dir` on `threads` workers, reporting its solve and summary;
+/// the table written.
+pub fn make_one(
+    plugin: &dyn Plugin,
+    dir: &Path,
+    threads: Option<usize>,
+    report: &mut dyn Report,
+) -> Result<Generated, MakeError> {
+    say(report, Event::Generating { plugin })?;
+    let bar = report.bar();
+    let done = with_threads(threads, || generate(plugin, dir, &bar))??;
+    bar.iter().for_each(Bar::finish);
+    for path in &done.removed_temps {
+        say(report, Event::RemovedOwn { path })?;
+    }
+    say(
+        report,
+        Event::Generated {
+            plugin,
+            done: &done,
+        },
+    )?;
+    Ok(done)
+}
+
+/// The dense file of table `name` in `dir`, and its compressed one.
+fn files(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{name}.{EXTENSION}")),
+        dir.join(format!("{name}.{}", compressed::EXTENSION)),
+    )
+}
+
+/// Compressing, once table `i` is there: its compressed file, storing both sides to move
+/// while a table still to be made reads it (`read_later`), and its dense file gone (unless
+/// kept). A run killed at any point finds the table in one form or the other, each complete
+/// (both are written to a temporary file and renamed), and goes on from there.
+fn settle(
+    set: &mut dyn TableSet,
+    i: usize,
+    dir: &Path,
+    read_later: bool,
+    c: &Compress,
+    threads: Option<usize>,
+    report: &mut dyn Report,
+) -> Result<(), MakeError> {
+    let (dense, small) = files(dir, &set.name(i));
+    if !dense.exists() {
+        return Ok(());
+    }
+    if !small.exists() {
+        // Read later from its compressed file, the table keeps both sides to move, at
+        // the fast level that weighs them, until nothing left to make reads it (`trim`).
+        // Kept dense, it is read from its dense file: its final form at once (as it is
+        // where the final form keeps both sides).
+        let (sides, level) = match read_later && !c.keep_dense && set.sides() == Sides::One {
+            true => (Sides::Both, compressed::TRIAL_LEVEL),
+            false => (set.sides(), c.level),
+        };
+        let table = Table::open(&dense)?;
+        let bar = report.bar();
+        let t = Instant::now();
+        let made = with_threads(threads, || {
+            compressed::compress(&table, dir, sides, level, &bar)
+        })??;
+        bar.iter().for_each(Bar::finish);
+        let e = Event::Compressed {
+            from: &dense,
+            compressed: &made,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        say(report, e)?;
+    }
+    if !c.keep_dense {
+        set.release(i);
+        std::fs::remove_file(&dense).map_err(|source| MakeError::Remove {
+            path: dense,
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Table `k`, compressed, that no table left to make reads: one side to move from now on,
+/// at the final level, if it stores both and no dense twin is kept.
+fn trim(
+    set: &mut dyn TableSet,
+    k: usize,
+    dir: &Path,
+    c: &Compress,
+    threads: Option<usize>,
+    report: &mut dyn Report,
+) -> Result<(), MakeError> {
+    let (dense, small) = files(dir, &set.name(k));
+    if !small.exists() || dense.exists() || set.sides() == Sides::Both {
+        return Ok(());
+    }
+    set.release(k);
+    let table = Table::open_unverified(&small)?;
+    let bar = report.bar();
+    let trimmed = with_threads(threads, || compressed::trim(&table, dir, c.level, &bar))??;
+    bar.iter().for_each(Bar::finish);
+    if let Some(compressed) = &trimmed {
+        say(report, Event::Trimmed { compressed })?;
+    }
+    Ok(())
+}
