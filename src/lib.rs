@@ -16,6 +16,7 @@ pub use retro_gomoku as gomoku;
 pub use retro_kbnk as kbnk;
 pub use retro_mnk as mnk;
 
+pub mod chess_answers;
 pub mod fixes;
 #[cfg(feature = "server")]
 pub mod serve;

@@ -29,7 +29,8 @@ enum Command {
     /// DTZ), KBNK, k-in-a-row boards (tables/<name>.rtb).
     Generate(cli::generate::GenerateArgs),
     /// Look positions up in any table (chess by FEN, KBNK, k-in-a-row): value, distance,
-    /// best move and every move's result.
+    /// best move and every move's result for the player making it, the move counted
+    /// (`mate in 33 (65 plies)`, `win in 7 plies`).
     Probe(cli::probe::ProbeArgs),
     /// Show any table file's header, parameters, statistics and checksum status (chess,
     /// KBNK, k-in-a-row; dense or compressed).

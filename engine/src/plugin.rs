@@ -2,7 +2,7 @@
 //! for a table, whatever its game.
 
 use crate::game::{Game, Index, Records, Section, SolveOptions, Value};
-use crate::present::{DistanceUnit, GameText, Presented, ProbeError};
+use crate::present::{DistanceUnit, GameText, Presented, ProbeError, StoredAs};
 use crate::progress::Progress;
 use crate::solve::SolveError;
 use crate::table::{Table, TableError};
@@ -25,6 +25,8 @@ pub trait Plugin: Send + Sync {
     fn probe(&self, table: &Table, position: &str) -> Result<Presented, ProbeError>;
     /// Game-specific summary lines (see [`GameText::summary_lines`]).
     fn summary_lines(&self, table: &Table) -> Vec<String>;
+    /// What a table's `stored` legal positions stand for (see [`GameText::stored_as`]).
+    fn stored_as(&self, stored: u64) -> Option<StoredAs>;
     /// The position stored at `index`, in the game's notation (`None` for an unused slot).
     fn position_at(&self, index: Index) -> Option<String>;
     /// The dense records of `table` (which holds this game's values, compressed or not),
@@ -75,6 +77,9 @@ impl<G: GameText + 'static> Plugin for G {
     }
     fn summary_lines(&self, table: &Table) -> Vec<String> {
         GameText::summary_lines(self, table)
+    }
+    fn stored_as(&self, stored: u64) -> Option<StoredAs> {
+        GameText::stored_as(self, stored)
     }
     fn one_ply(&self, table: &Table, index: Index) -> Value {
         crate::probe::one_ply(self, table, index)

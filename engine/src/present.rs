@@ -41,6 +41,27 @@ pub trait GameText: Game {
     fn summary_lines(&self, _table: &Table) -> Vec<String> {
         Vec::new()
     }
+
+    /// OPTIONAL. How a table keeps positions when it keeps one of each group that the
+    /// game's symmetries make alike (see [`Game::images`]), for people: what a stored
+    /// position stands for, and how many positions a table of `stored` legal stored
+    /// positions holds in all, where that follows without reading the table. Default:
+    /// `None` (each stored position is one position).
+    fn stored_as(&self, _stored: u64) -> Option<StoredAs> {
+        None
+    }
+}
+
+/// What a table's stored positions stand for ([`GameText::stored_as`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAs {
+    /// Every legal position the table holds, both sides to move, each image counted: the
+    /// positions the stored ones stand for. `None` where it cannot be known without
+    /// reading every record.
+    pub positions: Option<u64>,
+    /// What one stored position stands for, in words: "one of each pair of positions
+    /// mirrored left to right".
+    pub words: String,
 }
 
 /// A probe answer, rendered on demand: JSON for programs, words for people. Rendering only

@@ -16,8 +16,9 @@ use crate::cli::batch::Line;
 
 #[derive(Args)]
 pub struct ProbeArgs {
-    /// The table: `chess` (the table follows the FEN's material), a chess material such as
-    /// `KQvKR`, `kbnk`, or `mnk-<width>x<height>-<k>` such as `mnk-4x3-3`.
+    /// The table: `chess` (the table follows the FEN's material: its chess table, or the
+    /// `kbnk` table for KBN against K), a chess material such as `KQvKR`, `kbnk`, or
+    /// `mnk-<width>x<height>-<k>` such as `mnk-4x3-3`.
     pub table: String,
     /// The position (a FEN for chess and kbnk, rows like `x.../.o../....` for mnk), or `-`
     /// to read one position per line from standard input and write one JSON object per line.
@@ -139,10 +140,11 @@ pub fn run(a: ProbeArgs) -> Result<bool> {
     // answering from the new bytes. A copy answers as it was checked.
     retro::table::set_never_map();
     if a.table == "chess" {
-        // The table follows each position's material, opened on first use.
-        let router = retro::chess::router::Router::new(&a.tables);
+        // The table follows each position's material, opened on first use: its chess
+        // table, or a table of another game that holds it.
+        let folder = retro::chess_answers::Folder::new(&a.tables);
         return probe_with(&a, &|text: &str| {
-            router.probe(text).map_err(|e| match e {
+            folder.probe(text).map_err(|e| match e {
                 retro::chess::router::RouteError::Position(p) => Refused::Position(p),
                 other => Refused::Other(other.into()),
             })

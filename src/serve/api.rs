@@ -72,8 +72,16 @@ pub struct TableInfo {
     pub records: u64,
     /// Unit of the distances below: `moves` or `plies`.
     pub unit: &'static str,
-    /// Totals over all sections.
+    /// Totals over all sections; `headline.legal` counts the positions stored.
     pub headline: Headline,
+    /// Every legal position the table holds, both sides to move, each stored position
+    /// counted with the images it stands for (see `stored_as`); `null` where that is not
+    /// known without reading the whole table, or where each stored position is one.
+    pub positions: Option<u64>,
+    /// What one stored position stands for, in words, for a table that keeps one of each
+    /// group of positions the board's symmetries make alike (`"one of each pair of
+    /// positions mirrored left to right"`); `null` where each is one position.
+    pub stored_as: Option<String>,
     /// Per-section statistics, with per-distance counts.
     pub sections: Vec<SectionStats>,
     /// Game-specific summary lines (e.g. the value of the empty board).
@@ -110,4 +118,8 @@ pub struct MaterialEntry {
     pub pieces: usize,
     /// This server holds its table.
     pub present: bool,
+    /// The table of another game that answers for the material where this server holds
+    /// no chess table of it (`kbnk` for KBNvK); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<&'static str>,
 }

@@ -53,6 +53,7 @@ const FILES: &[Asset] = &[
     viewer!("chess", "chess.js"),
     file!("chess-pos.js"),
     file!("chess-line.js"),
+    file!("chess-practice.js"),
     file!("pieces.js"),
     viewer!("board", "mnk.js"),
     file!("mnk-chart.js"),

@@ -112,19 +112,23 @@ async fn probe(
     let text = raw.replace('_', " ");
     let text = text.trim();
     let now = state.now();
-    // `chess`: the table follows the material on the board.
-    let name = if name == "chess" && now.tables.table("chess").is_none() {
-        crate::chess::router::Router::table_for(text)?
+    // `chess`: the table follows the material on the board (its chess table, or a table
+    // of another game that holds it).
+    let answering = if name == "chess" && now.tables.table("chess").is_none() {
+        let material = crate::chess::router::Router::table_for(text)?;
+        crate::chess_answers::answering(&material, |n| now.tables.table(n).is_some())
     } else {
-        name
+        crate::chess_answers::Answering {
+            table: name,
+            stand_in: None,
+        }
     };
-    let served = served(&now.tables, &name)?;
+    let served = served(&now.tables, &answering.table)?;
     unchanged(served)?;
     // A plug-in bug must not take a connection down: report it as a 500 instead.
     let body = guarded(|| {
-        served
-            .plugin
-            .probe(&served.table, text)
+        answering
+            .probe(&*served.plugin, &served.table, text)
             .map(|answer| answer.json().into_bytes())
     })??;
     let mut res = json_bytes(StatusCode::OK, body);

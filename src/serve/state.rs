@@ -328,10 +328,12 @@ impl crate::chess::lichess::Tables for Snapshot {
     fn dir(&self) -> &Path {
         &self.dir
     }
-    /// The KBNK table, made by default, holds KBNvK.
+    /// A table of another game that holds the material (the KBNK table, made by
+    /// default, holds KBNvK): see [`crate::chess_answers`].
     fn stand_in(&self, material: &str) -> Option<crate::chess::lichess::StandIn<'_>> {
-        let kbnk = Snapshot::table(self, "kbnk").filter(|_| material == "KBNvK")?;
-        Some((&*kbnk.table, crate::kbnk::chess_value))
+        let s = crate::chess_answers::stand_in(material)?;
+        let served = Snapshot::table(self, s.table)?;
+        Some((&*served.table, s.value))
     }
 }
 
@@ -397,9 +399,14 @@ fn materials_json(tables: &HashMap<String, Served>) -> axum::body::Bytes {
         .chain(larger)
         .map(|m| {
             let name = m.to_string();
+            let present = tables.contains_key(&name);
+            let answered_by = crate::chess_answers::stand_in(&name)
+                .filter(|s| !present && tables.contains_key(s.table))
+                .map(|s| s.table);
             MaterialEntry {
                 pieces: m.count(),
-                present: tables.contains_key(&name),
+                present,
+                answered_by,
                 name,
             }
         })
@@ -436,6 +443,7 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
             headline.longest = Some(headline.longest.map_or(d, |x: u16| x.max(d)));
         }
     }
+    let stored = plugin.stored_as(headline.legal);
     let name = plugin.name();
     let file = table
         .path()
@@ -455,6 +463,8 @@ fn table_info(plugin: &dyn Plugin, table: &Table) -> TableInfo {
             DistanceUnit::Moves => "moves",
             DistanceUnit::Plies => "plies",
         },
+        positions: stored.as_ref().and_then(|s| s.positions),
+        stored_as: stored.map(|s| s.words),
         headline,
         sections,
         summary: Vec::new(),

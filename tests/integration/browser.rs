@@ -238,6 +238,12 @@ async fn viewer_in_chromium() {
         result = run(&c, &base, dir).await;
     }
     if result.is_ok() {
+        result = super::browser_answers::kbnk_everywhere(&c, &base, dir).await;
+    }
+    if result.is_ok() {
+        result = super::browser_answers::mnk_counts(&c, &base, dir).await;
+    }
+    if result.is_ok() {
         result = super::browser_analysis::analysis_board(&c, &base, dir).await;
     }
     if result.is_ok() {
@@ -805,10 +811,16 @@ async fn run(c: &Client, base: &str, dir: &Path) -> Result<(), CmdError> {
     let empty = mnk_probe(".../.../...");
     let mut want = serde_json::Map::new();
     for m in empty["moves"].as_array().unwrap() {
+        // Counted for the player making the move, the move included.
         let r = m["remoteness"].as_i64().unwrap_or(0) + 1;
+        let plies = if r == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{r} plies")
+        };
         let v = match m["category"].as_str().unwrap() {
-            "loss" => format!("win in {r}"),
-            "win" => format!("loss in {r}"),
+            "loss" => format!("win in {plies}"),
+            "win" => format!("loss in {plies}"),
             _ => "draw".to_string(),
         };
         want.insert(m["cell"].as_str().unwrap().to_string(), json!(v));

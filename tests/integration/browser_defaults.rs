@@ -1,8 +1,9 @@
 //! The browser test, continued (run by `browser.rs` in its Chromium session) over the
 //! default tables as `retro serve` makes them into a new folder ([`default_tables`]): a
 //! 4-piece material found with the picker opens on the board with its DTZ beside its DTM,
-//! and a position given in the URL shows Syzygy's DTZ. Every figure checked is the
-//! library's answer from the same folder.
+//! and a position given in the URL shows Syzygy's DTZ; KBN against K answered from the
+//! chess table, as the KBNK table answers it. Every figure checked is the library's
+//! answer from the same folder.
 
 use fantoccini::error::CmdError;
 use fantoccini::{Client, Locator};
@@ -101,6 +102,48 @@ pub(super) async fn four_pieces_with_their_dtz(c: &Client) -> Result<(), CmdErro
         json!([
             kbnk_headline(&j),
             "DTZ 62 plies to a capture, pawn move or mate · the loss holds under the 50-move rule"
+        ])
+    );
+    // KBN against K: the default tables hold the chess KBNvK table and the KBNK table. The
+    // board answers from the chess table and says so; the answer is the KBNK table's,
+    // move for move.
+    let fen = "8/8/8/3k4/8/8/8/KBN5 w - - 0 1";
+    c.goto(&format!("{base}/?table=kbnk&fen={}", fen.replace(' ', "_")))
+        .await?;
+    let j = probe(fen);
+    assert_eq!(j["table"], "KBNvK", "{j}");
+    wait_js(
+        c,
+        "document.querySelector('.chess') && document.querySelector('.chess').dataset.ready && \
+         document.querySelector('#material-note').textContent.includes('answered')",
+        "the KBN board",
+    )
+    .await;
+    let note = c
+        .execute(
+            "return [document.querySelector('#result').textContent, document.querySelector('#material-note').textContent, \
+             [...document.querySelectorAll('#moves button[data-uci]')].map(b => b.dataset.uci)]",
+            vec![],
+        )
+        .await?;
+    let kbnk = retro::chess_answers::Folder::new(super::common::tables_dir());
+    let own: Json = serde_json::from_str(&kbnk.probe(fen).unwrap().json()).unwrap();
+    assert_eq!(own["table"], "kbnk");
+    let ucis = |j: &Json| -> Json {
+        j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].clone())
+            .collect()
+    };
+    assert_eq!(ucis(&own), ucis(&j));
+    assert_eq!(
+        note,
+        json!([
+            kbnk_headline(&j),
+            "4 pieces · answered from KBNvK",
+            ucis(&j)
         ])
     );
     let errors = c.execute("return window.__errors || []", vec![]).await?;

@@ -242,6 +242,41 @@ pub(super) async fn tables_and_picker(c: &Client) -> Result<(), CmdError> {
             ["KQvK", "3"]
         ])
     );
+    // Positions: every position a table answers for, and under it how many it stores.
+    // KBNK and KBNvK store them in different ways and hold the same positions.
+    let counts = js(
+        c,
+        "['kbnk', 'KBNvK', 'KQvK'].map(n => { \
+           const td = document.querySelector(`#tables-list tr[data-table='${n}'] td[data-positions]`); \
+           return [Number(td.dataset.positions), Number(td.dataset.stored), td.querySelector('small.stored').textContent]; })",
+    )
+    .await?;
+    // KQvK's, from its table: the positions stored, and those they stand for.
+    let now = state.now();
+    let kqvk = now.tables.table("KQvK").unwrap();
+    let stored: u64 =
+        retro::summary::stats(kqvk.table.header(), retro::present::DistanceUnit::Moves)
+            .iter()
+            .map(|s| s.legal)
+            .sum();
+    let all = kqvk.plugin.stored_as(stored).unwrap().positions.unwrap();
+    assert_eq!((stored, all), (46_137, 368_452));
+    assert_eq!(
+        counts,
+        json!([
+            [24_536_088, 12_268_044, "12,268,044 stored"],
+            [24_536_088, 3_067_466, "3,067,466 stored"],
+            [all, stored, "46,137 stored"]
+        ])
+    );
+    let note = js(c, "document.querySelector('#stored-note').textContent").await?;
+    for words in [
+        "Positions counts every legal position of a table's pieces, either side to move.",
+        "KBNK: one of each pair of positions mirrored left to right (the bishop on a light square).",
+        "one of each group of up to 8 positions alike by turning or reflecting the board.",
+    ] {
+        assert!(note.as_str().unwrap().contains(words), "{note}");
+    }
     // Two requests make the page, however many tables: nothing per table.
     let mut asked = js(
         c,

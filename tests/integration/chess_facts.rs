@@ -266,10 +266,26 @@ fn colour_swapped_positions_use_the_same_table() {
             })
             .collect()
     };
-    assert_eq!(
-        flip(a["best"]["uci"].as_str().unwrap()),
-        b["best"]["uci"].as_str().unwrap()
-    );
+    // Every move, turned over, leads to the same value; the best move of each is one of
+    // the quickest mates (the two lists break ties alike, by the order moves are
+    // generated in, which turning the board over does not keep).
+    let moves = |j: &serde_json::Value,
+                 turn: bool|
+     -> std::collections::BTreeMap<String, serde_json::Value> {
+        j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let u = m["uci"].as_str().unwrap();
+                (if turn { flip(u) } else { u.to_string() }, m["dtm"].clone())
+            })
+            .collect()
+    };
+    assert_eq!(moves(&a, true), moves(&b, false));
+    assert_eq!(a["best"]["uci"], a["moves"][0]["uci"]);
+    assert_eq!(b["best"]["uci"], b["moves"][0]["uci"]);
+    assert_eq!(a["moves"][0]["dtm"], b["moves"][0]["dtm"]);
 }
 
 /// Where an en-passant capture is legal and better than every stored move, it heads the
@@ -333,5 +349,85 @@ fn an_en_passant_capture_takes_its_place_in_the_move_list() {
     assert!(
         checked > 1000 && ep_best > 100,
         "{checked} positions, {ep_best} with en passant best"
+    );
+}
+
+/// Every legal placement of `m`'s pieces (no two alike in these materials), both sides to
+/// move, counted one by one without the index: pawns off the first and last ranks, the
+/// rest as `Position::check` rules.
+fn every_position(m: &Material) -> u64 {
+    use retro::chess::material::{Color, Role};
+    use retro::chess::position::Position;
+    let mut pieces = vec![(Color::White, Role::King), (Color::Black, Role::King)];
+    for (side, color) in m.sides.iter().zip([Color::White, Color::Black]) {
+        pieces.extend(side.iter().map(|&r| (color, r)));
+    }
+    fn place(
+        pieces: &[(retro::chess::material::Color, retro::chess::material::Role)],
+        pos: Position,
+    ) -> u64 {
+        let Some((&(c, r), rest)) = pieces.split_first() else {
+            return [Color::White, Color::Black]
+                .into_iter()
+                .filter(|&turn| Position { turn, ..pos }.check().is_ok())
+                .count() as u64;
+        };
+        (0..64u8)
+            .filter(|&sq| pos.piece_at(sq).is_none())
+            .filter(|&sq| r != Role::Pawn || (8..56).contains(&sq))
+            .map(|sq| {
+                let mut p = pos;
+                p.put(sq, c, r);
+                place(rest, p)
+            })
+            .sum()
+    }
+    place(&pieces, Position::empty())
+}
+
+/// A table stores one position of each group its symmetries make alike, and the list of
+/// tables says how many positions that is in all: every legal position of the material,
+/// counted here one by one. KBNvK (one of each group of up to 8) and the KBNK table (one
+/// of each pair mirrored left to right) store 3,067,466 and 12,268,044: the same
+/// 24,536,088 positions.
+#[test]
+fn stored_positions_stand_for_every_position() {
+    let stored = |dir: &Path, name: &str| {
+        let t = retro::GAMES.open(dir, name).unwrap();
+        let legal: u64 = stats(t.table.header(), DistanceUnit::Moves)
+            .iter()
+            .map(|s| s.legal)
+            .sum();
+        (
+            legal,
+            t.plugin
+                .stored_as(legal)
+                .expect("a table of one of each group"),
+        )
+    };
+    for name in ["KQvK", "KRvK", "KNvK", "KPvK"] {
+        let (legal, s) = stored(tables(), name);
+        let all = every_position(&Material::parse(name).unwrap());
+        assert_eq!(s.positions, Some(all), "{name}: {legal} stored");
+        assert!(legal < all / 2 + 1, "{name}");
+    }
+    let (kbnvk, generic) = stored(tables(), "KBNvK");
+    let (kbnk, own) = stored(super::common::tables_dir(), "kbnk");
+    assert_eq!((kbnvk, kbnk), (3_067_466, 12_268_044));
+    assert_eq!(generic.positions, Some(24_536_088));
+    assert_eq!(own.positions, generic.positions);
+    assert_eq!(
+        generic.words,
+        "one of each group of up to 8 positions alike by turning or reflecting the board"
+    );
+    assert_eq!(
+        own.words,
+        "one of each pair of positions mirrored left to right (the bishop on a light square)"
+    );
+    // With pawns, the board is only mirrored left to right.
+    let (_, pawns) = stored(tables(), "KPvK");
+    assert_eq!(
+        pawns.words,
+        "one of each pair of positions mirrored left to right"
     );
 }

@@ -263,6 +263,10 @@ impl GameText for ChessDtz {
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Plies
     }
+
+    fn stored_as(&self, stored: u64) -> Option<retro_engine::present::StoredAs> {
+        Some(super::present::stored_as(self.material(), stored))
+    }
 }
 
 impl super::present::Source for ChessDtz {

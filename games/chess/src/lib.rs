@@ -310,6 +310,10 @@ impl GameText for Chess {
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Moves
     }
+
+    fn stored_as(&self, stored: u64) -> Option<retro_engine::present::StoredAs> {
+        Some(present::stored_as(self.material(), stored))
+    }
 }
 
 impl present::Source for Chess {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use retro_engine::game::PositionError;
 use retro_engine::present::{Presented, ProbeError};
-use retro_engine::registry::{Loaded, RegistryError};
+use retro_engine::registry::{Loaded, Registry, RegistryError};
 
 /// Why a position could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -24,13 +24,22 @@ pub enum RouteError {
 /// The chess tables of one folder, opened as positions need them.
 pub struct Router {
     dir: PathBuf,
+    /// The games whose tables [`Router::table`] opens.
+    registry: &'static Registry,
     open: Mutex<HashMap<String, Arc<Loaded>>>,
 }
 
 impl Router {
     pub fn new(dir: &Path) -> Router {
+        Router::in_registry(dir, &super::indexing::registry::CHESS)
+    }
+
+    /// A router whose [`Router::table`] opens the tables of every game of `registry`
+    /// (a program's, where a table of another game may hold a chess material).
+    pub fn in_registry(dir: &Path, registry: &'static Registry) -> Router {
         Router {
             dir: dir.to_path_buf(),
+            registry,
             open: Mutex::new(HashMap::new()),
         }
     }
@@ -57,7 +66,7 @@ impl Router {
         {
             return Ok(t.clone());
         }
-        let loaded = Arc::new(super::indexing::registry::CHESS.open(&self.dir, name)?);
+        let loaded = Arc::new(self.registry.open(&self.dir, name)?);
         self.open
             .lock()
             .unwrap_or_else(|e| e.into_inner())

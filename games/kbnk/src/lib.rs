@@ -148,6 +148,16 @@ impl GameText for Kbnk {
     fn distance_unit(&self) -> DistanceUnit {
         DistanceUnit::Moves
     }
+
+    /// Each stored position (its bishop on a light square) stands for itself and its
+    /// mirror left to right (the bishop on a dark one), never the same position.
+    fn stored_as(&self, stored: u64) -> Option<retro_engine::present::StoredAs> {
+        Some(retro_engine::present::StoredAs {
+            positions: Some(2 * stored),
+            words: "one of each pair of positions mirrored left to right (the bishop on a light square)"
+                .into(),
+        })
+    }
 }
 
 /// The value of a KBNvK position of either colouring in the KBNK table (which holds
@@ -164,6 +174,71 @@ pub fn chess_value(table: &retro_engine::table::Table, pos: &Position) -> Value 
         pos.color_flipped()
     };
     table.value(Kbnk.encode(&p))
+}
+
+/// The answer for a KBNvK position of either colouring (`8/8/8/3k4/8/8/8/KBN5 w`, or
+/// black's bishop and knight) from the KBNK table, for a program that answers any chess
+/// position from whichever table holds its material (`retro probe chess`, `/api/probe/chess`
+/// where no chess KBNvK table is at hand). Every legal move is weighed by the value of
+/// the position it reaches, in the shared chess answer: the same answer, move for move,
+/// as the chess plug-in's KBNvK table gives.
+pub fn chess_answer(
+    table: &retro_engine::table::Table,
+    text: &str,
+) -> Result<Presented, retro_engine::present::ProbeError> {
+    let pos = retro_chess::fen::parse(text)?;
+    let material = pos.material();
+    if material.canonical().0.to_string() != "KBNvK" {
+        return Err(PositionError::Illegal(format!(
+            "the material on the board is {material}, not KBNvK"
+        ))
+        .into());
+    }
+    Ok(retro_engine::table::damage::watch(|| {
+        let mut legal = Vec::new();
+        legal_moves(&pos, &mut legal);
+        // Codes are places in `legal`, from 1 (as `AnyColouring::find` reads them).
+        let moves = legal
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                let after = match m.capture {
+                    Some(_) => AnyColouring.converted(&pos),
+                    None => chess_value(table, &make(&pos, m)),
+                };
+                (k as u8 + 1, after)
+            })
+            .collect();
+        let probed = Probed {
+            value: chess_value(table, &pos),
+            best: None,
+            moves,
+        };
+        retro_chess::present::present(&AnyColouring, &pos, &probed)
+    })?)
+}
+
+/// The KBNK table read for a chess position of either colouring ([`chess_answer`]):
+/// moves are found by their place in the position's move list.
+struct AnyColouring;
+
+impl Source for AnyColouring {
+    fn table_name(&self) -> String {
+        "kbnk".to_string()
+    }
+
+    fn has_subtables(&self) -> bool {
+        true
+    }
+
+    fn converted(&self, _: &Position) -> Value {
+        // A capture leaves a lone bishop or knight: no mate is possible.
+        Value::Draw
+    }
+
+    fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move> {
+        legal.get((code as usize).checked_sub(1)?)
+    }
 }
 
 #[cfg(test)]

@@ -352,6 +352,15 @@ impl GameText for Mnk {
     fn summary_lines(&self, table: &Table) -> Vec<String> {
         present::summary_lines(self, table)
     }
+
+    /// Boards alike by the board's symmetries share a slot; how many each stands for
+    /// varies (a symmetric board is its own image), so the total is not given here.
+    fn stored_as(&self, _stored: u64) -> Option<retro_engine::present::StoredAs> {
+        Some(retro_engine::present::StoredAs {
+            positions: None,
+            words: "one of each group of boards alike by turning or reflecting the board".into(),
+        })
+    }
 }
 
 #[cfg(test)]

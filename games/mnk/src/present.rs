@@ -1,7 +1,9 @@
 //! Probe answers (serde structs and words) and the summary lines of a finished table.
 //!
-//! As in the chess plug-in, a move's entry describes the position after it, from the view of
-//! the player then to move: a move to a `loss` is a winning move.
+//! As in the chess plug-in, a move's `category` and `remoteness` describe the position after
+//! it, from the view of the player then to move (a move to a `loss` is a winning move);
+//! its `result` and `plies` say the same for the player making it, counting the move, as
+//! the CLI and the viewer show it ("win in 7 plies").
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -47,6 +49,11 @@ pub struct MoveAnswer {
     pub cell: String,
     pub category: &'static str,
     pub remoteness: Option<u16>,
+    /// The move's result for the player making it, in words: "win in 7 plies", "loss in
+    /// 4 plies", "draw", "draw: the board is full" (see [`move_words`]).
+    pub result: String,
+    /// Plies to the end of the game with best play, this move included; null for a draw.
+    pub plies: Option<u16>,
 }
 
 /// `"win"`, `"loss"`, `"draw"` (`"illegal"` for a slot without a position).
@@ -87,15 +94,25 @@ pub fn value_words(v: Value, mover: char, full: bool) -> String {
     }
 }
 
+/// A move's result for the player making it, from the value `after` it has for the
+/// opponent, counting the move itself: "win in 7 plies" (the opponent then loses in 6),
+/// "loss in 4 plies", "draw". `fills`: the move fills the board.
+pub fn move_words(after: Value, fills: bool) -> String {
+    match after {
+        Value::Loss(p) => format!("win in {}", plies(p + 1)),
+        Value::Win(p) => format!("loss in {}", plies(p + 1)),
+        Value::Draw if fills => "draw: the board is full".into(),
+        Value::Draw => "draw".into(),
+        Value::Illegal => "no such position in the table".into(),
+    }
+}
+
 /// The answer, rendered as JSON or text on demand.
 struct Rendered {
     answer: Answer,
-    /// The board picture, the players' letters, and the value after each move (in the order
-    /// of `answer.moves`) with whether that move fills the board.
+    /// The board picture and the letter of the player to move.
     picture: String,
     mover: char,
-    other: char,
-    after: Vec<(Value, bool)>,
 }
 
 impl ProbeAnswer for Rendered {
@@ -121,16 +138,11 @@ impl ProbeAnswer for Rendered {
             }
             let _ = writeln!(
                 text,
-                "after each move ({} to move), best first:",
-                self.other
+                "moves for {}, best first (plies to the end, the move included):",
+                self.mover
             );
-            for (m, &(v, fills)) in a.moves.iter().zip(&self.after) {
-                let _ = writeln!(
-                    text,
-                    "  {:<4}{}",
-                    m.cell,
-                    value_words(v, self.other, fills && v == Value::Draw)
-                );
+            for m in &a.moves {
+                let _ = writeln!(text, "  {:<4}{}", m.cell, m.result);
             }
         }
         text.trim_end().to_string()
@@ -141,7 +153,7 @@ impl ProbeAnswer for Rendered {
 pub fn present(game: &Mnk, pos: &Board, probed: &Probed) -> Presented {
     let g = game.geometry();
     let mover = if pos.x_to_move() { 'X' } else { 'O' };
-    let other = if mover == 'X' { 'O' } else { 'X' };
+    let fills = (pos.x | pos.o).count_ones() + 1 == g.cells;
     let full = (pos.x | pos.o) == g.full;
     let terminal = game.terminal(pos).is_some();
     let name = |mv: u8| g.cell_name(mv as u32 - 1);
@@ -160,16 +172,15 @@ pub fn present(game: &Mnk, pos: &Board, probed: &Probed) -> Presented {
                 cell: name(m),
                 category: category(v),
                 remoteness: remoteness(v),
+                result: move_words(v, fills),
+                plies: remoteness(v).map(|p| p + 1),
             })
             .collect(),
     };
-    let fills = (pos.x | pos.o).count_ones() + 1 == g.cells;
     Box::new(Rendered {
         answer,
         picture: board_picture(g, pos),
         mover,
-        other,
-        after: probed.moves.iter().map(|&(_, v)| (v, fills)).collect(),
     })
 }
 
@@ -273,5 +284,12 @@ mod tests {
             value_words(Value::Draw, 'X', true),
             "draw: the board is full"
         );
+        // A move is counted for its player, itself included: to a position the opponent
+        // loses in 6 plies, it wins in 7.
+        assert_eq!(move_words(Value::Loss(6), false), "win in 7 plies");
+        assert_eq!(move_words(Value::Loss(0), true), "win in 1 ply");
+        assert_eq!(move_words(Value::Win(3), false), "loss in 4 plies");
+        assert_eq!(move_words(Value::Draw, true), "draw: the board is full");
+        assert_eq!(move_words(Value::Draw, false), "draw");
     }
 }

@@ -174,7 +174,19 @@ fn probe_text_and_summary() {
     println!("{a_text}\n{a_json}");
     assert!(a_text.contains("O to move: draw"), "{}", a_text);
     assert!(a_text.contains("best move: c3"), "{}", a_text);
-    assert!(a_text.contains("a1  X wins in 1 ply"), "{}", a_text);
+    // O's a1 leaves c3 to X, who completes the top row: for O the game ends 2 plies on,
+    // a1 itself counted.
+    assert!(a_text.contains("a1  loss in 2 plies"), "{}", a_text);
+    let a1 = a_json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["cell"] == "a1")
+        .unwrap();
+    assert_eq!(
+        (a1["result"].as_str(), a1["plies"].as_u64()),
+        (Some("loss in 2 plies"), Some(2))
+    );
     assert_eq!(a_json["best"]["cell"], "c3");
     assert_eq!(a_json["turn"], "o");
     assert_eq!(a_json["board"], "xx./.o./...");

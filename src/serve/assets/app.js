@@ -120,7 +120,10 @@ function renderInfo(t) {
     el(
       "div",
       { class: "stats" },
-      stat("legal positions", fmtInt(h.legal)),
+      // Every position it answers for, and how many it stores (one of each group alike by
+      // mirroring or turning the board), where those differ.
+      stat("positions", fmtInt(t.positions ?? h.legal)),
+      t.stored_as ? stat("stored", fmtInt(h.legal)) : null,
       stat("wins", fmtInt(h.wins), "win"),
       stat("losses", fmtInt(h.losses), "loss"),
       stat("draws", fmtInt(h.draws), "draw"),
@@ -128,6 +131,7 @@ function renderInfo(t) {
       // No url: the file lies outside the tables folder and is not offered for download.
       stat(t.compressed ? "file, compressed" : "file", t.url ? el("a", { href: t.url, download: "" }, fmtBytes(t.bytes)) : fmtBytes(t.bytes))
     ),
+    t.stored_as ? el("p", { class: "stored-as muted", id: "stored-as" }, `Stored: ${t.stored_as}; the others are answered from it.`) : null,
     t.summary.length ? el("ul", { class: "summary" }, t.summary.map((s) => el("li", {}, s))) : null,
     el(
       "p",

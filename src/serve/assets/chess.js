@@ -3,6 +3,7 @@ import { el, probe, getParam, setParams, SVGNS } from "./app.js";
 import { pieceSvg, PIECE_NAMES } from "./pieces.js";
 import { renderLine, lineAround, pgn } from "./chess-line.js";
 import { FILES, sqName, sqIndex, readFen, parseFen, toFen, clonePos, editedPos, applyUci, materialFen, boardMaterial } from "./chess-pos.js";
+import { bestByDtm, judge, tally } from "./chess-practice.js";
 
 const DEFAULT_FEN = "8/8/8/4k3/8/8/8/1N2KB2 w - - 0 1";
 
@@ -18,15 +19,32 @@ export function moveVerdict(m) {
 
 const SIDE = { w: "White", b: "Black", white: "White", black: "Black" };
 
+/** King against king and at most one bishop or knight: no mate is possible. */
+function insufficient(pos) {
+  const pieces = pos.board.filter(Boolean).sort().join("");
+  return pieces === "BKk" || pieces === "KNk" || pieces === "Kbk" || pieces === "Kkn" || pieces === "Kk";
+}
+
+/** Bare kings not side by side: a legal position, drawn by the rules (no table holds it). */
+function kingsApart(pos) {
+  if (pos.board.filter(Boolean).length !== 2) return false;
+  const [a, b] = ["K", "k"].map((k) => pos.board.indexOf(k));
+  return a >= 0 && b >= 0 && Math.max(Math.abs((a % 8) - (b % 8)), Math.abs((a >> 3) - (b >> 3))) > 1;
+}
+
 /** The position's result in words: {cls, head, sub}. */
-export function verdict(res, pos, generic) {
+export function verdict(res, pos) {
   if (!res) return { cls: "pending", head: "…", sub: "" };
-  if (!res.ok && generic && res.data && res.data.command) {
+  if (!res.ok && pos && insufficient(pos) && res.data && (res.data.missing || kingsApart(pos))) {
+    // After a capture of the last bishop or knight: a draw by the rules, no table needed.
+    return { cls: "draw", head: "Draw · insufficient material", sub: "A lone bishop or knight cannot force mate." };
+  }
+  if (!res.ok && res.data && res.data.command) {
     // A material whose table this server lacks: the command that makes it.
     const d = res.data;
     return { cls: "illegal", head: `No ${d.missing} table on this server`, sub: `Make it with: ${d.command}, then restart retro serve.` };
   }
-  if (!res.ok && generic) {
+  if (!res.ok) {
     // Any material: the server names what is wrong.
     const d = res.data || {};
     const msg = d.reason || d.error || "The server refused this position.";
@@ -36,18 +54,6 @@ export function verdict(res, pos, generic) {
       head: (illegal ? "Illegal: " : "") + msg,
       sub: illegal ? "Drag the pieces to a legal position." : "Only the tables the server lists can be probed.",
     };
-  }
-  if (!res.ok && pos) {
-    // After a capture the game leaves the table: king and one minor piece cannot mate.
-    const pieces = pos.board.filter(Boolean).sort().join("");
-    if (pieces === "BKk" || pieces === "KNk" || pieces === "Kk")
-      return { cls: "draw", head: "Draw · insufficient material", sub: "A lone bishop or knight cannot force mate; this position is outside the KBNK table." };
-  }
-  if (!res.ok) {
-    const d = res.data || {};
-    if (d.category === "illegal") return { cls: "illegal", head: `Illegal: ${d.reason || d.error}`, sub: "Drag the pieces to a legal position." };
-    const msg = d.error || "The server refused this position.";
-    return { cls: "illegal", head: msg[0].toUpperCase() + msg.slice(1), sub: "This table needs a white king, bishop and knight and a black king: drag them from the tray." };
   }
   const j = res.data;
   const side = SIDE[j.side] || j.side;
@@ -102,9 +108,10 @@ export const viewer = {
 /** The chess board over `table`; `hooks.onTable(name)` hears when the board's material
  * moves on to another table (a capture, a promotion, an edit). */
 export function mountChess(root, table, hooks = {}) {
-  // Every chess table but the seed's KBNK table is probed through `/api/probe/chess`,
-  // which picks the table from the material on the board.
-  const generic = table.game !== "kbnk";
+  // Every board is probed through `/api/probe/chess`, which answers from the table that
+  // holds the material on the board: its chess table, or another game's (KBNK's table
+  // for KBNvK). A table of another game keeps its own pieces in the tray.
+  const generic = table.game === "chess";
   const defaultFen = generic ? materialFen(table.name) : DEFAULT_FEN;
   const S = {
     history: [],
@@ -117,6 +124,8 @@ export function mountChess(root, table, hooks = {}) {
     drag: null,
     // The table answering for the board, which follows its material.
     table: table.name,
+    // A practice game against the tablebase: `{side, fifty, log, timer, judging, over}`.
+    practice: null,
   };
 
   // ----- layout -----
@@ -125,8 +134,8 @@ export function mountChess(root, table, hooks = {}) {
   arrowSvg.setAttribute("class", "arrows");
   arrowSvg.setAttribute("viewBox", "0 0 8 8");
   const boardWrap = el("div", { class: "board-wrap" }, boardEl, arrowSvg);
-  // The board's material above it, and the table answering when the colours are swapped
-  // (`KvKQ` is answered from `KQvK`) or the table is missing.
+  // The board's material above it, and the table answering (`KvKQ` is answered from
+  // `KQvK`, KBNvK perhaps from `kbnk`), or that it is missing.
   const materialEl = el("span", { id: "material", class: "material-name" });
   const materialNote = el("span", { id: "material-note", class: "material-note" });
   const materialBar = el(
@@ -170,16 +179,46 @@ export function mountChess(root, table, hooks = {}) {
   const pgnBtn = el("button", { id: "copy-pgn", type: "button", title: "copy the line as PGN, from its starting FEN", onclick: copyPgn }, "Copy PGN");
   // The text last copied, readable on the page whether or not the clipboard is allowed.
   const pgnText = el("textarea", { id: "pgn-text", class: "pgn-text", readonly: true, rows: "4", "aria-label": "PGN", hidden: true });
-  // Phone width: the verdict and the moves come first, right under the board.
+  // Practice against the tablebase: you play one side, it answers with its best defence.
+  const practiceSide = el(
+    "select",
+    { id: "practice-side", "aria-label": "your side" },
+    el("option", { value: "" }, "the side to move"),
+    el("option", { value: "w" }, "White"),
+    el("option", { value: "b" }, "Black")
+  );
+  const practiceFifty = el("input", { id: "practice-fifty", type: "checkbox" });
+  const practiceBtn = el("button", { id: "practice", type: "button", onclick: togglePractice }, "Practise");
+  const takeBackBtn = el("button", { id: "take-back", type: "button", onclick: takeBack, disabled: true }, "↶ Take back");
+  const practiceVerdict = el("div", { id: "practice-verdict", class: "practice-verdict", role: "status" });
+  const practiceReview = el("div", { id: "practice-review", class: "practice-review" });
+  const practiceBox = el(
+    "div",
+    { class: "practice-box" },
+    el("div", { class: "row" }, practiceBtn, el("label", { for: "practice-side" }, "as"), practiceSide, takeBackBtn),
+    el("div", { class: "row small" }, el("label", {}, practiceFifty, " Play to the 50-move rule (the tablebase defends by DTZ, your moves are judged by it)")),
+    practiceVerdict,
+    practiceReview
+  );
+  // The lines of best moves from the position: to mate (DTM) and to the next capture,
+  // pawn move or mate under the 50-move rule (DTZ, `/standard/mainline`).
+  const dtmLineEl = el("div", { id: "dtm-line", class: "best-moves" });
+  const dtzLineEl = el("div", { id: "dtz-line", class: "best-moves" });
+  const linesBox = el("div", { class: "lines-box" }, dtmLineEl, dtzLineEl);
+  // Phone width: the verdict and the moves come first, right under the board. The play
+  // buttons head the panel: nothing above them changes height, so they never move.
   const panel = el(
     "div",
     { class: "panel" },
+    el("div", { class: "row play-row" }, bestBtn, autoBtn),
     resultBox,
-    el("h3", {}, "Moves"),
+    practiceBox,
+    el("h3", { class: "moves-head" }, "Moves"),
     movesEl,
     movesNote,
-    el("div", { class: "row" }, bestBtn, autoBtn),
     el("div", { class: "row small" }, el("label", { for: "speed" }, "Speed"), speed, speedLabel),
+    el("h3", {}, "Best lines"),
+    linesBox,
     el("h3", {}, "Line"),
     lineEl,
     el("div", { class: "row" }, backBtn, ply, fwdBtn, pgnBtn),
@@ -213,6 +252,10 @@ export function mountChess(root, table, hooks = {}) {
   /** `san`: set for a move played (it extends the line), absent for an edit. */
   function setPosition(pos, record, lastMove = null, san = null) {
     if (!pos) return;
+    // An edit ends a practice game; a move played from an earlier position of it drops
+    // the judgements of the moves after.
+    if (S.practice && !san) stopPractice();
+    if (S.practice) S.practice.log = S.practice.log.filter((e) => e.index < S.index);
     if (record) {
       S.history = S.history.slice(0, S.index + 1);
       S.history.push({ pos, lastMove, san });
@@ -225,6 +268,10 @@ export function mountChess(root, table, hooks = {}) {
 
   function go(i) {
     if (i < 0 || i >= S.history.length) return;
+    if (S.practice) {
+      clearTimeout(S.practice.timer);
+      S.practice.judging = null;
+    }
     S.index = i;
     refresh();
   }
@@ -350,13 +397,13 @@ export function mountChess(root, table, hooks = {}) {
     materialEl.textContent = m.name;
     materialEl.dataset.pieces = String(m.pieces);
     const missing = S.result && !S.result.ok && S.result.data && S.result.data.missing === answering;
+    // The table that answered, always named: a material may be answered from a table
+    // under another name (its colours swapped, or another game's table: kbnk for KBNvK).
     materialNote.textContent = !answering
       ? `${m.pieces} pieces`
       : missing
         ? `${m.pieces} pieces · no table here`
-        : answering === m.name
-          ? `${m.pieces} pieces`
-          : `${m.pieces} pieces · answered from ${answering}`;
+        : `${m.pieces} pieces · answered from ${answering}`;
   }
 
   /** Red glow on the king in check, once the table has answered for this position. */
@@ -379,11 +426,26 @@ export function mountChess(root, table, hooks = {}) {
     return [x + 0.5, y + 0.5];
   }
 
+  /** The best move's arrow, and beside it the first move of the DTZ line where it is
+   * another move (`S.lines`, for the position shown). */
   function drawArrow() {
     arrowSvg.replaceChildren();
+    arrowSvg.removeAttribute("data-best");
+    arrowSvg.removeAttribute("data-dtz");
     const res = S.result;
     if (!res || !res.ok || !res.data.best) return;
     const uci = res.data.best.uci;
+    const lines = S.lines && S.lines.fen === res.fen ? S.lines : null;
+    if (lines && lines.dtz && lines.dtz !== uci) {
+      arrowSvg.append(...arrow(lines.dtz, "dtz"));
+      arrowSvg.setAttribute("data-dtz", lines.dtz);
+    }
+    arrowSvg.setAttribute("data-best", uci);
+    arrowSvg.append(...arrow(uci, "best"));
+  }
+
+  /** An arrow from the move's square to its target: its line and its head. */
+  function arrow(uci, kind) {
     const [x1, y1] = squareXY(uci.slice(0, 2));
     const [x2, y2] = squareXY(uci.slice(2, 4));
     const len = Math.hypot(x2 - x1, y2 - y1);
@@ -397,21 +459,117 @@ export function mountChess(root, table, hooks = {}) {
     line.setAttribute("y1", y1 + uy * 0.2);
     line.setAttribute("x2", ex);
     line.setAttribute("y2", ey);
-    line.setAttribute("class", "arrow-line");
+    line.setAttribute("class", `arrow-line arrow-${kind}`);
     const w = 0.3;
     const tip = document.createElementNS(SVGNS, "polygon");
     tip.setAttribute(
       "points",
       `${x2},${y2} ${ex - uy * w},${ey + ux * w} ${ex + uy * w},${ey - ux * w}`
     );
-    tip.setAttribute("class", "arrow-head");
-    arrowSvg.setAttribute("data-best", uci);
-    arrowSvg.append(line, tip);
+    tip.setAttribute("class", `arrow-head arrow-${kind}`);
+    return [line, tip];
+  }
+
+  // ----- the lines of best moves -----
+  /** `/standard/mainline` for `fen` (the line of best moves, DTZ-optimal where the server
+   * has DTZ tables), or null; kept for the positions seen. */
+  const mainlines = new Map();
+  async function mainline(fen) {
+    if (mainlines.has(fen)) return mainlines.get(fen);
+    let out = null;
+    try {
+      const r = await fetch(`/standard/mainline?fen=${encodeURIComponent(fen)}`);
+      if (r.ok) out = await r.json();
+    } catch (e) {
+      out = null;
+    }
+    if (mainlines.size > 500) mainlines.delete(mainlines.keys().next().value);
+    mainlines.set(fen, out);
+    return out;
+  }
+
+  /** The most plies a line shows. */
+  const LINE_PLIES = 40;
+
+  /** The line of best moves by distance to mate from `pos` (answered `data`), walked
+   * through the answers (cached): `[{uci, san}]`. */
+  async function dtmLine(pos, data, seq) {
+    const line = [];
+    let p = pos;
+    let d = data;
+    while (d && d.category !== "draw" && line.length < LINE_PLIES) {
+      const m = bestByDtm(d.moves);
+      if (!m) break;
+      line.push({ uci: m.uci, san: m.san });
+      p = applyUci(p, m.uci);
+      if (m.checkmate) break;
+      const r = await probe("chess", toFen(p));
+      if (seq !== S.seq || !r.ok) break;
+      d = r.data;
+    }
+    return line;
+  }
+
+  /** Both lines for the position shown: to mate, and under the 50-move rule. */
+  async function drawLines(seq) {
+    const res = S.result;
+    const pos = current().pos;
+    const fen = toFen(pos);
+    const data = res && res.ok ? res.data : null;
+    const hasDtz = data && data.dtz !== null && data.dtz !== undefined;
+    const [dtm, dtz] = await Promise.all([
+      data ? dtmLine(pos, data, seq) : [],
+      hasDtz && data.category !== "draw" ? mainline(fen) : null,
+    ]);
+    if (seq !== S.seq) return;
+    const dtzMoves = dtz ? dtz.mainline.slice(0, LINE_PLIES) : [];
+    S.lines = { fen, dtz: dtzMoves.length ? dtzMoves[0].uci : null };
+    const over = data && !(data.moves || []).length;
+    const none = !data ? "" : over ? "the game is over." : data.category === "draw" ? "a draw: no line to mate." : null;
+    renderBestLine(dtmLineEl, "Mate (DTM)", pos, dtm, none ?? (dtm.length ? "" : "—"), data && data.mate_in !== null ? ` mate in ${Math.abs(data.mate_in)}` : "");
+    const why = !data ? "" : over ? none : !hasDtz ? "no DTZ table of this material on this server." : none ?? "";
+    renderBestLine(dtzLineEl, "50-move rule (DTZ)", pos, dtzMoves, why, dtz && dtz.mainline.length > LINE_PLIES ? " …" : "");
+    drawArrow();
+    view.dataset.lines = String(seq);
+  }
+
+  /** One line: its label, then its moves numbered from `pos` (each plays the line to
+   * there), or `empty` in words where it has none; `tail` after a line cut short. */
+  function renderBestLine(box, label, pos, moves, empty, tail) {
+    const items = [el("span", { class: "line-label" }, `${label}: `)];
+    if (!moves.length) items.push(empty);
+    let n = pos.fullmove || 1;
+    let turn = pos.turn;
+    moves.forEach((m, k) => {
+      if (turn === "w") items.push(el("span", { class: "move-num" }, `${n}.`));
+      else if (k === 0) items.push(el("span", { class: "move-num" }, `${n}...`));
+      items.push(el("button", { type: "button", class: "ply-btn", "data-uci": m.uci, onclick: () => playLine(moves, k) }, m.san));
+      if (turn === "b") n++;
+      turn = turn === "w" ? "b" : "w";
+    });
+    const last = moves[moves.length - 1];
+    if (moves.length && !(last.san || "").endsWith("#")) items.push(el("span", { class: "line-tail" }, moves.length >= LINE_PLIES ? " …" : tail));
+    box.replaceChildren(...items);
+  }
+
+  /** Play the moves of a line, up to and including move `k`. */
+  function playLine(moves, k) {
+    stopAutoplay();
+    let pos = current().pos;
+    for (const m of moves.slice(0, k + 1)) {
+      const next = applyUci(pos, m.uci);
+      if (!next) return;
+      S.history = S.history.slice(0, S.index + 1);
+      S.history.push({ pos: next, lastMove: m.uci, san: m.san });
+      S.index = S.history.length - 1;
+      pos = next;
+    }
+    refresh();
   }
 
   function drawPanel() {
     const res = S.result;
-    const v = verdict(res, current().pos, generic);
+    const v = verdict(res, current().pos);
     resultBox.className = `result ${v.cls}`;
     resultHead.textContent = v.head;
     resultSub.textContent = v.sub;
@@ -476,10 +634,10 @@ export function mountChess(root, table, hooks = {}) {
     drawBoard();
     drawMaterial(pos, null);
     const seq = ++S.seq;
-    const res = await probe(generic ? "chess" : table.name, fen);
+    const res = await probe("chess", fen);
     if (seq !== S.seq) return;
     S.result = { ...res, fen };
-    const answering = generic ? (res.ok ? res.data.table : res.data && res.data.missing) : null;
+    const answering = res.ok ? res.data.table : res.data && res.data.missing;
     drawMaterial(pos, answering || null);
     if (answering && answering !== S.table) {
       S.table = answering;
@@ -491,6 +649,8 @@ export function mountChess(root, table, hooks = {}) {
     drawArrow();
     drawPanel();
     view.dataset.ready = String(seq);
+    practiceStep();
+    drawLines(seq);
   }
 
   // ----- moves -----
@@ -503,11 +663,170 @@ export function mountChess(root, table, hooks = {}) {
     return m ? m.uci : null;
   }
 
-  function playUci(uci) {
+  /** Play `uci`. While practising, a move of your side is judged once the position it
+   * reaches is answered; the tablebase's side moves only by `reply` (`byTablebase`). */
+  function playUci(uci, byTablebase = false) {
     const res = S.result;
+    const pos = current().pos;
     const listed = res && res.ok ? (res.data.moves || []).find((m) => m.uci === uci) : null;
-    const next = applyUci(current().pos, uci);
-    if (next) setPosition(next, true, uci, listed ? listed.san : uci);
+    const next = applyUci(pos, uci);
+    if (!next) return;
+    const P = S.practice;
+    if (P && !P.over) {
+      if ((pos.turn === P.side) === byTablebase) return;
+      if (!byTablebase) {
+        if (!listed || res.fen !== toFen(pos)) return;
+        clearTimeout(P.timer);
+        const from = pos.board[sqIndex(uci.slice(0, 2))];
+        P.judging = {
+          index: S.index,
+          before: res.data,
+          played: listed,
+          best: P.fifty ? res.data.moves[0] : bestByDtm(res.data.moves),
+          zeroing: listed.capture || from === "P" || from === "p",
+        };
+      }
+    }
+    setPosition(next, true, uci, listed ? listed.san : uci);
+  }
+
+  // ----- practice against the tablebase -----
+  function togglePractice() {
+    if (S.practice) return stopPractice();
+    stopAutoplay();
+    const side = practiceSide.value || current().pos.turn;
+    S.practice = { side, fifty: practiceFifty.checked, log: [], timer: null, judging: null, over: false, takenBack: 0 };
+    practiceBtn.textContent = "■ Stop practising";
+    practiceBtn.classList.add("on");
+    view.classList.add("practising");
+    practiceReview.replaceChildren();
+    const you = side === "w" ? "White" : "Black";
+    const it = side === "w" ? "Black" : "White";
+    const rule = S.practice.fifty ? ", playing by distance to zeroing (the 50-move rule)" : ", playing its best moves by distance to mate";
+    showVerdict("start", `You play ${you}; the tablebase answers as ${it}${rule}. After each of your moves it says what the move did.`);
+    drawPanel();
+    practiceStep();
+  }
+
+  /** End the practice game, keeping its review on the page. */
+  function stopPractice() {
+    const P = S.practice;
+    if (!P) return;
+    clearTimeout(P.timer);
+    S.practice = null;
+    renderReview(P, true);
+    practiceBtn.textContent = "Practise";
+    practiceBtn.classList.remove("on");
+    takeBackBtn.disabled = true;
+    view.classList.remove("practising");
+    drawPanel();
+  }
+
+  function showVerdict(kind, text) {
+    practiceVerdict.dataset.kind = kind;
+    practiceVerdict.textContent = text;
+  }
+
+  /** Take back your last move (and the tablebase's answer to it). */
+  function takeBack() {
+    const P = S.practice;
+    if (!P || !P.log.length) return;
+    clearTimeout(P.timer);
+    P.judging = null;
+    P.over = false;
+    const e = P.log.pop();
+    P.takenBack++;
+    S.history = S.history.slice(0, e.index + 1);
+    S.index = e.index;
+    showVerdict("taken-back", `${e.san} taken back: your move.`);
+    renderReview(P, false);
+    refresh();
+  }
+
+  /** After an answer: judge your move that led here, end the game or let the tablebase
+   * answer. */
+  function practiceStep() {
+    const P = S.practice;
+    const res = S.result;
+    const pos = current().pos;
+    if (!P || !res || res.fen !== toFen(pos)) return;
+    const v = verdict(res, pos);
+    const drawn = !res.ok && v.cls === "draw";
+    if (!res.ok && !drawn) {
+      showVerdict("stopped", `The tablebase cannot answer this position (${v.head}): practice stopped.`);
+      return stopPractice();
+    }
+    // Where the game ended by the rules (a lone minor piece), the answer is a draw.
+    const after = res.ok ? res.data : { category: "draw", dtz_category: "draw", dtm: null, checkmate: false, moves: [] };
+    const J = P.judging;
+    if (J && J.index === S.index - 1) {
+      P.judging = null;
+      const j = judge(J.before, after, J.played, J.best, J.zeroing, P.fifty);
+      const before = S.history[J.index].pos;
+      P.log.push({ index: J.index, san: J.played.san, best: J.best ? J.best.san : null, pos: before, start: J.before, ...j });
+      showVerdict(j.kind, j.text);
+      takeBackBtn.disabled = false;
+      renderReview(P, false);
+    }
+    if (!after.moves || after.moves.length === 0) {
+      P.over = true;
+      return renderReview(P, true);
+    }
+    // The tablebase moves at the end of the game only, not while you look back through it.
+    if (pos.turn !== P.side && S.index === S.history.length - 1) {
+      clearTimeout(P.timer);
+      P.timer = setTimeout(() => reply(P, toFen(pos)), 450);
+    }
+  }
+
+  /** The tablebase's move in the position `fen` (still shown): its best defence by
+   * distance to mate, or by distance to zeroing (`/standard/mainline`'s first move). */
+  async function reply(P, fen) {
+    const res = S.result;
+    if (S.practice !== P || !res || !res.ok || res.fen !== fen || toFen(current().pos) !== fen) return;
+    let uci = null;
+    if (P.fifty && res.data.dtz !== null && res.data.dtz !== undefined) {
+      const line = await mainline(fen);
+      if (line && line.mainline.length) uci = line.mainline[0].uci;
+      if (S.practice !== P || toFen(current().pos) !== fen) return;
+    }
+    if (!uci) {
+      const best = bestByDtm(res.data.moves);
+      uci = best && best.uci;
+    }
+    if (uci) playUci(uci, true);
+  }
+
+  /** Your moves so far against the best; with `end`, the count of the whole game. */
+  function renderReview(P, end) {
+    if (!P.log.length) return practiceReview.replaceChildren();
+    const words = { best: "best", kept: "kept the result", longer: "the mate moves longer", sooner: "the mate moves nearer", thrown: "threw the result away" };
+    const rows = P.log.map((e) => {
+      const num = `${e.pos.fullmove}${e.pos.turn === "w" ? "." : "..."}`;
+      const what = e.kind === "longer" || e.kind === "sooner" ? words[e.kind].replace("moves", `${e.moves} move${e.moves === 1 ? "" : "s"}`) : words[e.kind];
+      return el(
+        "li",
+        { class: `review-${e.kind}`, "data-kind": e.kind },
+        `${num} `,
+        el("b", {}, e.san),
+        e.best && e.best !== e.san ? ` (best ${e.best})` : "",
+        `: ${what}`
+      );
+    });
+    const parts = [el("ul", { class: "review" }, rows)];
+    if (end) {
+      const t = tally(P.log);
+      let text = `Your ${t.moves} move${t.moves === 1 ? "" : "s"} against the best: ${t.best} as good as the best, ${t.longer} lengthened the game`;
+      text += t.longer ? ` (by ${t.extra} move${t.extra === 1 ? "" : "s"} in all)` : "";
+      text += `, ${t.thrown} threw the result away`;
+      text += P.takenBack ? ` (${P.takenBack} taken back).` : ".";
+      const first = P.log[0].start;
+      const last = S.result && S.result.ok ? S.result.data : null;
+      if (last && last.checkmate && first.category === "win" && current().pos.turn !== P.side)
+        text += ` You mated in ${t.moves} move${t.moves === 1 ? "" : "s"}; best play mates in ${first.mate_in}.`;
+      parts.unshift(el("p", { id: "practice-summary", class: "practice-summary" }, text));
+    }
+    practiceReview.replaceChildren(...parts);
   }
 
   function playBest() {
@@ -546,6 +865,7 @@ export function mountChess(root, table, hooks = {}) {
 
   function toggleAutoplay() {
     if (S.autoplay) return stopAutoplay();
+    stopPractice();
     // Each run has its own token: a stop replaces S.autoplay, so a step of a stopped run
     // that was already under way can never play another move.
     const run = { timer: null };

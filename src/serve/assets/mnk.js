@@ -28,23 +28,49 @@ function cellName(col, rowFromTop, h) {
   return FILES[col] + (h - rowFromTop);
 }
 
-/** A move's result for the player making it (the JSON describes the position after it). */
+/** A move's result for the player making it, in the server's words (`result`: "win in 7
+ * plies", the move itself counted, as `retro probe` says it) and, on the cell, short. */
 export function cellVerdict(m) {
-  if (m.category === "loss") {
-    const n = (m.remoteness ?? 0) + 1;
-    return { cls: "win", text: `win ${n}`, long: `win in ${n}` };
+  // `category` describes the position after the move, for the opponent.
+  const cls = m.category === "loss" ? "win" : m.category === "win" ? "loss" : "draw";
+  return { cls, text: m.plies ? `${cls} ${m.plies}` : "draw", long: m.result };
+}
+
+/** The result of a position for its player to move, best last. */
+const RANK = { loss: 0, draw: 1, win: 2 };
+const FLIP = { win: "loss", loss: "win", draw: "draw" };
+const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+/** A judged move in a few words, for the review. */
+const SHORT = { best: () => "best", longer: (e) => `${plies(e.plies)} longer`, sooner: (e) => `${plies(e.plies)} sooner`, thrown: () => "threw the result away" };
+
+/** What your move did, in words, while the computer plays the other side: `before` the
+ * answer for you before it, `after` the answer for the computer once it is played (the
+ * plies counted as the cells show them, the move included). `{kind, text, plies}`: kind
+ * `best`, `longer` (a win kept, `plies` plies later), `sooner` (a loss, `plies` sooner)
+ * or `thrown` (a worse result). */
+export function judgeMove(before, after, best) {
+  const was = before.category;
+  const now = FLIP[after.category];
+  const other = best ? ` The best move was ${best.cell} (${best.result}).` : "";
+  if (RANK[now] < RANK[was]) {
+    const what = now === "draw" ? "it is a draw now" : "you are losing now";
+    return { kind: "thrown", text: `You threw the ${was} away: ${what}.${other}`, plies: 0 };
   }
-  if (m.category === "win") {
-    const n = (m.remoteness ?? 0) + 1;
-    return { cls: "loss", text: `loss ${n}`, long: `loss in ${n}` };
-  }
-  return { cls: "draw", text: "draw", long: "draw" };
+  const took = (after.remoteness ?? 0) + 1;
+  if (was === "win" && took > before.remoteness)
+    return { kind: "longer", text: `You keep the win, but it takes ${plies(took - before.remoteness)} longer: win in ${took} instead of ${before.remoteness}.${other}`, plies: took - before.remoteness };
+  if (was === "loss" && took < before.remoteness)
+    return { kind: "sooner", text: `The loss comes ${plies(before.remoteness - took)} sooner: loss in ${took} instead of ${before.remoteness}.${other}`, plies: before.remoteness - took };
+  const kept = { win: `The best move: win in ${before.remoteness}.`, loss: `The best defence: loss in ${before.remoteness}.`, draw: "You hold the draw." };
+  return { kind: "best", text: kept[was], plies: 0 };
 }
 
 export function mountMnk(root, table, tables) {
   const { w, h, k } = dims(table) || { w: 3, h: 3, k: 3 };
   const empty = () => Array.from({ length: h }, () => ".".repeat(w)).join("/");
-  const S = { history: [], index: -1, result: null, seq: 0, timer: null };
+  // `judging`: your move waiting for its answer; `log`: your moves judged, while the
+  // computer plays the other side.
+  const S = { history: [], index: -1, result: null, seq: 0, timer: null, judging: null, log: [] };
 
   const boardEl = el("div", { id: "mnk-board", class: "mnk-board", role: "grid", "aria-label": `${w} by ${h} board` });
     boardEl.style.setProperty("--cols", w);
@@ -60,6 +86,9 @@ export function mountMnk(root, table, tables) {
   const status = el("div", { id: "mnk-result", class: "result-head" });
   const sub = el("div", { id: "mnk-result-sub", class: "result-sub" });
   const resultBox = el("div", { class: "result" }, status, sub);
+  // What your last move did, while the computer plays; and your moves against the best.
+  const verdictEl = el("div", { id: "mnk-verdict", class: "practice-verdict", role: "status" });
+  const reviewEl = el("div", { id: "mnk-review", class: "practice-review" });
   const computer = el("input", { id: "computer", type: "checkbox" });
   const compSide = el(
     "select",
@@ -72,6 +101,8 @@ export function mountMnk(root, table, tables) {
     "div",
     { class: "panel" },
     resultBox,
+    verdictEl,
+    reviewEl,
     el("div", { class: "row" }, el("label", { for: "mnk-table" }, "Board"), picker),
     el(
       "div",
@@ -82,11 +113,12 @@ export function mountMnk(root, table, tables) {
       el("button", { id: "mnk-best", class: "primary", type: "button", onclick: playBest }, "Play best")
     ),
     el("div", { class: "row switch" }, el("label", {}, computer, " Computer plays "), compSide),
+    el("p", { class: "hint-note" }, "While the computer plays, each of your moves is judged against the best, and Undo takes it back."),
     el("div", { class: "row switch" }, el("label", {}, showHints, " Show what every cell gives")),
     el(
       "p",
       { class: "hint" },
-      `Get ${k} in a row (across, down or diagonally) on a ${w}×${h} board. X moves first. Each empty cell shows the result of playing there for the player to move, with the distance in plies.`
+      `Get ${k} in a row (across, down or diagonally) on a ${w}×${h} board. X moves first. Each empty cell shows the result of playing there for the player to move, with the plies to the end of the game, that move included.`
     ),
     el(
       "div",
@@ -125,6 +157,14 @@ export function mountMnk(root, table, tables) {
       S.index--;
       // Undo the computer's reply together with the move it answered.
       if (computer.checked && S.index > 0 && turnOf(current()) === compSide.value) S.index--;
+      // Your move taken back: its judgement goes.
+      const kept = S.log.filter((e) => e.index < S.index);
+      if (kept.length < S.log.length) {
+        verdictEl.dataset.kind = "taken-back";
+        verdictEl.textContent = `${S.log[kept.length].cell} taken back: your move.`;
+      }
+      S.log = kept;
+      S.judging = null;
       refresh(false);
     }
   }
@@ -145,19 +185,58 @@ export function mountMnk(root, table, tables) {
     return xs > os ? "o" : "x";
   }
 
-  function play(cell) {
+  function play(cell, byComputer = false) {
     const col = FILES.indexOf(cell[0]);
     const rowFromTop = h - Number(cell.slice(1));
     const rows = current().split("/");
     if (!rows[rowFromTop] || rows[rowFromTop][col] !== ".") return;
     const t = turnOf(current());
+    // Your move while the computer plays the other side: judged once answered.
+    const r = S.result;
+    S.log = S.log.filter((e) => e.index < S.index);
+    S.judging = null;
+    if (computer.checked && !byComputer && t !== compSide.value && r && r.ok && r.board === current()) {
+      const m = (r.data.moves || []).find((x) => x.cell === cell);
+      if (m) S.judging = { index: S.index, before: r.data, cell, best: r.data.moves[0].cell === cell ? null : r.data.moves[0] };
+    }
     rows[rowFromTop] = rows[rowFromTop].slice(0, col) + t + rows[rowFromTop].slice(col + 1);
     setBoard(rows.join("/"));
   }
 
-  function playBest() {
+  function playBest(byComputer = false) {
     const r = S.result;
-    if (r && r.ok && r.data.best) play(r.data.best.cell);
+    if (r && r.ok && r.data.best) play(r.data.best.cell, byComputer);
+  }
+
+  /** Judge your move that led to the position answered (`res`), and at the end of the game
+   * count your moves against the best. */
+  function judgeStep(res) {
+    const J = S.judging;
+    if (J && J.index === S.index - 1 && res.ok) {
+      S.judging = null;
+      const j = judgeMove(J.before, res.data, J.best);
+      S.log.push({ index: J.index, cell: J.cell, best: J.best ? J.best.cell : null, ...j });
+      verdictEl.dataset.kind = j.kind;
+      verdictEl.textContent = j.text;
+    }
+    const over = res.ok && !(res.data.moves || []).length;
+    if (!S.log.length) return reviewEl.replaceChildren();
+    const rows = S.log.map((e) =>
+      el("li", { class: `review-${e.kind}`, "data-kind": e.kind }, el("b", {}, e.cell), e.best ? ` (best ${e.best})` : "", `: ${SHORT[e.kind](e)}`)
+    );
+    const parts = [el("ul", { class: "review" }, rows)];
+    if (over) {
+      const n = (kind) => S.log.filter((e) => e.kind === kind).length;
+      const later = S.log.reduce((a, e) => a + (e.kind === "longer" || e.kind === "sooner" ? e.plies : 0), 0);
+      parts.unshift(
+        el(
+          "p",
+          { id: "mnk-summary", class: "practice-summary" },
+          `Your ${S.log.length} moves against the best: ${n("best")} as good as the best, ${n("longer") + n("sooner")} changed the length (by ${plies(later)} in all), ${n("thrown")} threw the result away.`
+        )
+      );
+    }
+    reviewEl.replaceChildren(...parts);
   }
 
   function stopTimer() {
@@ -228,7 +307,8 @@ export function mountMnk(root, table, tables) {
     draw();
     const res = await probe(table.name, board);
     if (seq !== S.seq) return;
-    S.result = res;
+    S.result = { ...res, board };
+    judgeStep(res);
     const d = describe();
     resultBox.className = `result ${d.cls}`;
     status.textContent = d.head;
@@ -272,7 +352,7 @@ export function mountMnk(root, table, tables) {
     const r = S.result;
     if (!computer.checked || !r || !r.ok || !r.data.best) return;
     if (r.data.turn !== compSide.value) return;
-    S.timer = setTimeout(playBest, 350);
+    S.timer = setTimeout(() => playBest(true), 350);
   }
 
   computer.addEventListener("change", maybeComputer);

@@ -29,7 +29,8 @@ export function entries(tables, materials) {
       name: m.name,
       label: m.name,
       group: `${m.pieces} pieces`,
-      present: served.has(m.name),
+      // A material another game's table answers for (KBNvK from KBNK) is at hand too.
+      present: served.has(m.name) || Boolean(m.answered_by),
       keys: [key, key.replace("V", ""), key.slice(1)],
     });
   }

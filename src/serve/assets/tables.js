@@ -20,11 +20,29 @@ function shares(s) {
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
+/** Every legal position a table answers for, or what it stores where that is not known. */
+const positions = (t) => t.positions ?? t.headline.legal;
+
+/** What the stored positions of the tables stand for, in words: `[who, words]` for each
+ * way of storing them, who by the first tables' labels. */
+function storedWords(tables) {
+  const ways = new Map();
+  for (const t of tables) {
+    if (!t.stored_as) continue;
+    if (!ways.has(t.stored_as)) ways.set(t.stored_as, []);
+    ways.get(t.stored_as).push(tableLabel(t));
+  }
+  return [...ways].map(([words, labels]) => {
+    const who = labels.length > 3 ? `${labels.slice(0, 3).join(", ")} and ${labels.length - 3} more` : labels.join(", ");
+    return [who, words];
+  });
+}
+
 /** One side to move as a bar of three parts, with the numbers in words beside it. */
 function wdl(s) {
   if (!s) return el("td", { class: "wdl" }, "—");
   const f = shares(s);
-  const title = `${s.name} to move: ${pct(f.win)} wins, ${pct(f.draw)} draws, ${pct(f.loss)} losses of ${fmtInt(s.legal)} legal positions`;
+  const title = `${s.name} to move: ${pct(f.win)} wins, ${pct(f.draw)} draws, ${pct(f.loss)} losses of ${fmtInt(s.legal)} stored positions`;
   const part = (cls, x) => el("span", { class: `wdl-${cls}`, style: `width:${(100 * x).toFixed(2)}%` });
   return el(
     "td",
@@ -59,7 +77,22 @@ const COLUMNS = [
       ),
   },
   { id: "pieces", head: "Pieces", num: true, wide: true, key: (t) => pieces(t) ?? Infinity, cell: (t) => el("td", { class: "num" }, pieces(t) ?? "—") },
-  { id: "positions", head: "Positions", num: true, wide: true, key: (t) => t.headline.legal, cell: (t) => el("td", { class: "num" }, fmtInt(t.headline.legal)) },
+  {
+    id: "positions",
+    head: "Positions",
+    num: true,
+    wide: true,
+    key: (t) => positions(t),
+    // Every position the table answers for, and under it how many it stores (one of each
+    // group alike by mirroring or turning the board), where those differ.
+    cell: (t) =>
+      el(
+        "td",
+        { class: "num", "data-positions": positions(t), "data-stored": t.headline.legal },
+        fmtInt(positions(t)),
+        t.stored_as ? el("small", { class: "stored" }, `${fmtInt(t.headline.legal)} stored`) : null
+      ),
+  },
   {
     id: "size",
     head: "File",
@@ -161,6 +194,16 @@ export function mountTables(root, tables, materials, open) {
         { class: "muted", id: "tables-summary" },
         `${fmtInt(tables.length)} tables served, ${fmtBytes(totalBytes)} in all; ${chessHere} of the ${materials.length} chess materials up to ${materials.length ? Math.max(...materials.map((m) => m.pieces)) : 0} pieces. `,
         "Per side to move, the share of positions won, drawn and lost (green, grey, red); a file marked z is compressed. Click a column to sort; a table's name opens its board, “longest” its longest win or loss."
+      ),
+      el(
+        "div",
+        { class: "muted stored-note", id: "stored-note" },
+        el(
+          "p",
+          {},
+          "Positions counts every legal position of a table's pieces, either side to move. A table stores one position of each group that mirroring or turning the board makes alike, and answers for the others from it: the smaller figure is how many it stores. Tables of the same pieces stored in different ways hold the same positions."
+        ),
+        el("ul", {}, storedWords(tables).map(([who, words]) => el("li", {}, el("b", {}, who), `: ${words}.`)))
       ),
       el("div", { class: "tables-scroll" }, table)
     )

@@ -4,14 +4,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::dtz::{self, DtzTables};
-use super::rules::{self, Facts};
-use super::types::{MainlineResponse, MainlineStep, MoveInfo, PositionInfo, TablebaseResponse};
+use super::rules::{self, after, info, ranked, zeroing};
+use super::types::{MainlineResponse, MainlineStep, MoveInfo, TablebaseResponse};
 use super::{LichessError, StandIn, Tables};
 use crate::rules::fen::to_fen;
-use crate::rules::material::{Color, Role};
-use crate::rules::moves::{en_passant_after, legal_moves, make, terminal, Move};
+use crate::rules::material::Color;
+use crate::rules::moves::{legal_moves, make, terminal};
 use crate::rules::notation::{san, uci};
-use crate::rules::position::Clock;
 use crate::{Chess, Position};
 use retro_engine::game::Value;
 use retro_engine::table::Table;
@@ -203,7 +202,6 @@ impl Tablebase {
                 .min_by_key(|v| v.move_rank())
                 .map_or(Value::Illegal, Value::back)
         });
-        let h = pos.clock.halfmove;
         let afters: Vec<Position> = legal.iter().map(|m| after(pos, m)).collect();
         let dtz_root = self.dtz.value(pos);
         let dtz_after: Vec<Option<Value>> = match dtz_root {
@@ -219,14 +217,14 @@ impl Tablebase {
             .map(zeroing)
             .zip(values.iter().copied())
             .collect();
-        let mut moves: Vec<(Scored, Option<Role>, Option<Role>)> = legal
-            .iter()
-            .zip(values)
-            .zip(afters.into_iter().zip(dtz_after))
-            .map(|((m, v), (after, dtz))| {
-                let info = info(&after, v, after.clock.halfmove, h, dtz, None);
-                let scored = Scored {
-                    after,
+        let ranked = ranked(pos, &legal, Some(&afters), &values, &dtz_after);
+        let mut afters: Vec<Option<Position>> = afters.into_iter().map(Some).collect();
+        let moves: Vec<Scored> = ranked
+            .into_iter()
+            .map(|(k, info)| {
+                let m = &legal[k];
+                Scored {
+                    after: afters[k].take().expect("each move once"),
                     info: MoveInfo {
                         uci: uci(m).to_string(),
                         san: san(pos, m, Some(info.checkmate)).to_string(),
@@ -234,13 +232,9 @@ impl Tablebase {
                         conversion: m.converts(),
                         pos: info,
                     },
-                };
-                (scored, m.capture, m.promotion)
+                }
             })
             .collect();
-        // Stable: equal moves keep retro's move order.
-        moves.sort_by_cached_key(|(s, c, p)| rules::sort_key(&s.info, *c, *p));
-        let moves: Vec<Scored> = moves.into_iter().map(|m| m.0).collect();
         Ok(Evaluated {
             value,
             dtz_best: dtz_best.and_then(|u| moves.iter().position(|s| s.info.uci == u)),
@@ -287,51 +281,4 @@ impl Tablebase {
         games.insert(name.to_string(), g.clone());
         Ok(g)
     }
-}
-
-/// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
-/// `table` is its value in a DTZ table, if one is served, and `dtz` what its moves say of
-/// DTZ, if they were looked at.
-fn info(
-    pos: &Position,
-    value: Value,
-    h: u32,
-    before: u32,
-    table: Option<Value>,
-    dtz: Option<i32>,
-) -> PositionInfo {
-    rules::position_info(&Facts {
-        value,
-        dtz: table
-            .and_then(dtz::syzygy)
-            .or_else(|| rules::dtz(value, rules::dtz_is_dtm(pos, value)))
-            .or(dtz),
-        halfmoves: h,
-        halfmoves_before: before,
-        checkmate: value == Value::Loss(0),
-        stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
-        insufficient_material: rules::insufficient_material(pos),
-    })
-}
-
-/// A capture or a pawn move: it resets the halfmove clock.
-fn zeroing(m: &Move) -> bool {
-    m.capture.is_some() || m.role == Role::Pawn
-}
-
-/// The position after `m`, with its clocks, and the en-passant square if the opponent
-/// can take en passant (so its moves and its value count the capture).
-fn after(pos: &Position, m: &Move) -> Position {
-    let mut a = make(pos, m);
-    if !en_passant_after(&a, m).is_empty() {
-        a.ep = Some((m.from + m.to) / 2);
-    }
-    a.clock = Clock {
-        halfmove: rules::halfmoves_after(zeroing(m), pos.clock.halfmove),
-        fullmove: pos
-            .clock
-            .fullmove
-            .saturating_add((pos.turn == Color::Black) as u32),
-    };
-    a
 }

@@ -29,10 +29,10 @@
 //! is `cursed-win`/`blessed-loss`, a checkmate `loss` (or `blessed-loss` then), and the
 //! top-level category is the first move's, turned around.
 
-use std::cmp::Reverse;
-
-use super::lichess_types::{Category, MoveInfo, PositionInfo};
+use super::lichess_types::{Category, PositionInfo};
 use crate::rules::material::{Color, Role};
+use crate::rules::moves::{en_passant_after, make, terminal, Move};
+use crate::rules::position::Clock;
 use crate::Position;
 use retro_engine::game::Value;
 
@@ -66,21 +66,13 @@ pub fn dtz_is_dtm(pos: &Position, value: Value) -> bool {
     };
     let loser = winner.other();
     let lone_king = pos.colors[loser as usize] == pos.pieces(loser, Role::King);
-    let roles: Vec<Role> = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .flat_map(|r| std::iter::repeat_n(r, pos.pieces(winner, r).count_ones() as usize))
-    .collect();
-    let minor = |r: &Role| matches!(r, Role::Knight | Role::Bishop);
+    // Counted on the bitboards: every move of every answer asks it.
+    let pieces = pos.colors[winner as usize] & !pos.pieces(winner, Role::King);
+    let minors = pos.pieces(winner, Role::Knight) | pos.pieces(winner, Role::Bishop);
     lone_king
-        && match roles.as_slice() {
-            [r] => *r != Role::Pawn,
-            [a, b] => minor(a) && minor(b),
+        && match pieces.count_ones() {
+            1 => pos.pieces(winner, Role::Pawn) == 0,
+            2 => pieces == minors,
             _ => false,
         }
 }
@@ -208,30 +200,50 @@ pub fn halfmoves_after(zeroing: bool, before: u32) -> u32 {
     }
 }
 
-/// lila-tablebase's move order key, smaller first: category; mate, then stalemate and
-/// insufficient material; DTM (quickest mate, …, draws, …, longest resistance); when
-/// winning, conversions and zeroing moves first (last when losing); DTZ; then the larger
-/// capture and promotion.
-pub fn sort_key(m: &MoveInfo, capture: Option<Role>, promotion: Option<Role>) -> impl Ord {
-    let p = &m.pos;
+/// lila-tablebase's move order key, smaller first, of a move leading to `p` (a
+/// `conversion` changes the material, a `zeroing` move resets the clock): category;
+/// mate, then stalemate and insufficient material; DTM (quickest mate, …, draws, …,
+/// longest resistance); when winning, conversions and zeroing moves first (last when
+/// losing); DTZ, larger first; then the larger capture and promotion. Packed into one
+/// number, its fields from the most significant down, as every answer ranks every move.
+pub fn sort_key(
+    p: &PositionInfo,
+    conversion: bool,
+    zeroing: bool,
+    capture: Option<Role>,
+    promotion: Option<Role>,
+) -> u64 {
     let losing = !p.category.is_positive();
-    (
-        p.category,
-        !p.checkmate,
-        (!p.stalemate, !p.insufficient_material),
-        tightening(p.dtm),
-        m.conversion ^ losing,
-        (m.zeroing ^ losing, Reverse(p.dtz)),
-        (Reverse(capture), Reverse(promotion)),
-    )
+    // A larger role first, none last.
+    let larger = |r: Option<Role>| r.map_or(7, |r| 5 - r as u64);
+    // DTZ larger first (as `Reverse(dtz)`), none last.
+    let dtz = p.dtz.map_or(0xFFFF, |d| {
+        0xFFFE - (d.clamp(-0x7FFF, 0x7FFF) + 0x7FFF) as u64
+    });
+    // `(value, bits)`: 49 bits in all.
+    let fields = [
+        (p.category as u64, 4),
+        (!p.checkmate as u64, 1),
+        (!p.stalemate as u64, 1),
+        (!p.insufficient_material as u64, 1),
+        (tightening(p.dtm), 17),
+        ((conversion ^ losing) as u64, 1),
+        ((zeroing ^ losing) as u64, 1),
+        (dtz, 16),
+        (larger(capture), 3),
+        (larger(promotion), 3),
+    ];
+    fields.iter().fold(0, |key, &(v, bits)| (key << bits) | v)
 }
 
-/// Lichess's order of a signed distance: -1, -2, …, then none and 0, then …, 2, 1.
-fn tightening(metric: Option<i32>) -> impl Ord {
-    (
-        Reverse(metric.filter(|m| *m < 0)),
-        metric.filter(|m| *m > 0).map(Reverse),
-    )
+/// Lichess's order of a signed distance: -1, -2, …, then none and 0, then …, 2, 1 (as a
+/// number of 17 bits).
+fn tightening(metric: Option<i32>) -> u64 {
+    match metric {
+        Some(m) if m < 0 => u64::from(m.unsigned_abs().min(0xFFFF)),
+        Some(m) if m > 0 => 0x10000 + (0x10000 - u64::from(m.unsigned_abs().min(0xFFFF))),
+        _ => 0x10000,
+    }
 }
 
 /// The category under the 50-move rule of `pos`, worth `value` for its side to move (its
@@ -270,6 +282,108 @@ pub fn signed(v: Value) -> Option<i32> {
         Value::Draw => Some(0),
         Value::Illegal => None,
     }
+}
+
+/// Lichess's order of the legal moves `legal` of `pos` (indices into `legal`, best first),
+/// from the value each leads to (for the opponent, as [`retro_engine::probe::Probed`]
+/// gives it) and the DTZ value of where it leads, where a DTZ table gives one. The one
+/// order of every answer: `/standard`, and the chess answers of `retro probe` and
+/// `/api/probe` ([`super::present`]), whose best move is its first.
+pub fn move_order(
+    pos: &Position,
+    legal: &[Move],
+    values: &[Value],
+    dtz_after: &[Option<Value>],
+) -> Vec<usize> {
+    ranked(pos, legal, None, values, dtz_after)
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Each legal move's index and the Lichess fields of where it leads, in Lichess's order;
+/// `afters`, the positions the moves reach, where they are at hand.
+pub(crate) fn ranked(
+    pos: &Position,
+    legal: &[Move],
+    afters: Option<&[Position]>,
+    values: &[Value],
+    dtz_after: &[Option<Value>],
+) -> Vec<(usize, PositionInfo)> {
+    let h = pos.clock.halfmove;
+    // The fields read the position reached for its material and side to move alone, but
+    // for a draw (stalemate or not): a move that keeps the material stands in as `pos`
+    // with the other side to move, without the move made (every answer ranks every move).
+    let mut same = *pos;
+    same.turn = pos.turn.other();
+    let mut moves: Vec<(u64, usize, PositionInfo)> = legal
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let dtz = dtz_after.get(k).copied().flatten();
+            let v = values[k];
+            let info = match afters {
+                Some(a) => info(&a[k], v, a[k].clock.halfmove, h, dtz, None),
+                None if m.converts() || v == Value::Draw => {
+                    let a = after(pos, m);
+                    info(&a, v, a.clock.halfmove, h, dtz, None)
+                }
+                None => info(&same, v, halfmoves_after(zeroing(m), h), h, dtz, None),
+            };
+            let key = sort_key(&info, m.converts(), zeroing(m), m.capture, m.promotion);
+            (key, k, info)
+        })
+        .collect();
+    // Stable: equal moves keep retro's move order.
+    moves.sort_by_key(|e| e.0);
+    moves.into_iter().map(|(_, k, info)| (k, info)).collect()
+}
+
+/// The Lichess fields of `pos`, worth `value`, with clock `h` (and `before` before it);
+/// `table` is its value in a DTZ table, if one is served, and `from_moves` what its moves
+/// say of DTZ, if they were looked at.
+pub(crate) fn info(
+    pos: &Position,
+    value: Value,
+    h: u32,
+    before: u32,
+    table: Option<Value>,
+    from_moves: Option<i32>,
+) -> PositionInfo {
+    position_info(&Facts {
+        value,
+        dtz: table
+            .and_then(signed)
+            .or_else(|| dtz(value, dtz_is_dtm(pos, value)))
+            .or(from_moves),
+        halfmoves: h,
+        halfmoves_before: before,
+        checkmate: value == Value::Loss(0),
+        stalemate: value == Value::Draw && terminal(pos) == Some(Value::Draw),
+        insufficient_material: insufficient_material(pos),
+    })
+}
+
+/// A capture or a pawn move: it resets the halfmove clock.
+pub(crate) fn zeroing(m: &Move) -> bool {
+    m.capture.is_some() || m.role == Role::Pawn
+}
+
+/// The position after `m`, with its clocks, and the en-passant square if the opponent
+/// can take en passant (so its moves and its value count the capture).
+pub(crate) fn after(pos: &Position, m: &Move) -> Position {
+    let mut a = make(pos, m);
+    if !en_passant_after(&a, m).is_empty() {
+        a.ep = Some((m.from + m.to) / 2);
+    }
+    a.clock = Clock {
+        halfmove: halfmoves_after(zeroing(m), pos.clock.halfmove),
+        fullmove: pos
+            .clock
+            .fullmove
+            .saturating_add((pos.turn == Color::Black) as u32),
+    };
+    a
 }
 
 #[cfg(test)]

@@ -33,6 +33,65 @@ pub fn title(m: &Material) -> String {
     format!("{} vs {}", side(&m.sides[0]), side(&m.sides[1]))
 }
 
+/// What the `stored` legal positions of a table of material `m` stand for: one of each
+/// group of positions that the index's symmetries make alike ([`crate::index::transform`]),
+/// and every position they hold, both sides to move. With pawns the board is only
+/// mirrored left to right, and no square is its own mirror: each stored position stands
+/// for two. Without pawns it is also turned and reflected across its diagonals (8
+/// images), and a position is its own image only with every piece on one long diagonal
+/// (reflected across it): such a group holds 4 positions, two of them on a1-h8; every
+/// other group holds 8.
+pub fn stored_as(m: &Material, stored: u64) -> retro_engine::present::StoredAs {
+    use retro_engine::present::StoredAs;
+    if m.has_pawns() {
+        return StoredAs {
+            positions: Some(2 * stored),
+            words: "one of each pair of positions mirrored left to right".into(),
+        };
+    }
+    StoredAs {
+        positions: Some((8 * stored).saturating_sub(2 * on_long_diagonal(m))),
+        words: "one of each group of up to 8 positions alike by turning or reflecting the board"
+            .into(),
+    }
+}
+
+/// The legal positions of material `m` (without pawns) with every piece on the a1-h8
+/// diagonal, both sides to move.
+fn on_long_diagonal(m: &Material) -> u64 {
+    use super::material::Color;
+    let mut pieces = vec![(Color::White, Role::King), (Color::Black, Role::King)];
+    for (side, color) in m.sides.iter().zip([Color::White, Color::Black]) {
+        pieces.extend(side.iter().map(|&r| (color, r)));
+    }
+    // Every placement on the 8 squares, once each (two alike pieces swapped are one).
+    fn place(
+        pieces: &[(super::material::Color, Role)],
+        pos: Position,
+        seen: &mut std::collections::HashSet<Position>,
+    ) {
+        let Some((&(c, r), rest)) = pieces.split_first() else {
+            seen.insert(pos);
+            return;
+        };
+        for sq in (0..8u8).map(|i| i * 9) {
+            if pos.piece_at(sq).is_none() {
+                let mut p = pos;
+                p.put(sq, c, r);
+                place(rest, p, seen);
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    if pieces.len() <= 8 {
+        place(&pieces, Position::empty(), &mut seen);
+    }
+    seen.iter()
+        .flat_map(|p| [Color::White, Color::Black].map(|turn| Position { turn, ..*p }))
+        .filter(|p| p.check().is_ok())
+        .count() as u64
+}
+
 #[derive(Serialize)]
 struct Answer {
     fen: String,
@@ -357,17 +416,29 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
         let k = legal.iter().position(|x| std::ptr::eq(x, m))?;
         self::lichess_rules::signed(*b.after.get(k)?)
     };
-    // The stored best move heads the probe's list; where an en-passant capture is better
-    // than anything stored, the list goes by rank again (ties in the probe's order), so
-    // that capture, the best, comes first.
-    let mut order = probed.moves.clone();
-    if value != probed.value {
-        order.sort_by_key(|&(_, v)| v.move_rank());
+    // Each legal move's value for the opponent and DTZ, by its place in `legal`.
+    let mut values = vec![Value::Illegal; legal.len()];
+    for &(code, v) in &probed.moves {
+        if let Some(k) = find(code).and_then(|m| legal.iter().position(|x| std::ptr::eq(x, m))) {
+            values[k] = v;
+        }
     }
+    let dtz_values: Vec<Option<Value>> = match beside_ok {
+        Some(b) => b.after.iter().copied().map(Some).collect(),
+        None => Vec::new(),
+    };
+    // One order on every route, `/standard`'s (the result under the 50-move rule from the
+    // clock, then the quickest mate or the longest defence, then Lichess's tie-breaks, then
+    // the order moves are generated in), whichever table answers; the best move is its
+    // first.
+    let order: Vec<usize> = self::lichess_rules::move_order(pos, &legal, &values, &dtz_values)
+        .into_iter()
+        .filter(|&k| values[k] != Value::Illegal)
+        .collect();
     let moves = order
         .iter()
-        .filter_map(|&(code, v)| {
-            let m = find(code)?;
+        .map(|&k| {
+            let (m, v) = (&legal[k], values[k]);
             let checkmate = v == Value::Loss(0);
             let why = if v == Value::Draw {
                 // After a capture or promotion, the opponent's own captures would lead
@@ -376,7 +447,7 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
             } else {
                 DrawReason::Unknown
             };
-            Some(MoveAnswer {
+            MoveAnswer {
                 uci: uci(m),
                 san: san(pos, m, Some(checkmate)),
                 category: category(v),
@@ -388,19 +459,13 @@ pub fn present(source: &dyn Source, pos: &Position, probed: &Probed) -> Presente
                 checkmate,
                 stalemate: why == DrawReason::Stalemate,
                 dtz: dtz_after(m),
-            })
+            }
         })
         .collect();
-    let best = if value == probed.value {
-        probed.best.and_then(find)
-    } else {
-        // An en-passant capture is better than anything stored: the first best move.
-        probed
-            .moves
-            .iter()
-            .find(|m| m.1.back() == value)
-            .and_then(|m| find(m.0))
-    };
+    let best = order
+        .first()
+        .map(|&k| &legal[k])
+        .filter(|_| value != Value::Illegal);
     let why = if value == Value::Draw {
         draw_reason(source, pos, subs)
     } else {
