@@ -18,25 +18,7 @@ use std::path::Path;
 /// entry by entry, as each loop is. An entry is a crate (by its root file) and the files of
 /// a file-level loop, or the rooms of a room-level one. A listed loop no longer found fails
 /// the test as well, so that its entry goes too.
-const KNOWN_LOOPS_TO_REMOVE: &[(&str, Level, &[&str])] = &[
-    // games/mnk: lib.rs (the game `Mnk` and its `Game` impl) names family.rs, present.rs
-    // and tiers.rs, which name `Mnk` back. To be removed once the game sits below them.
-    (
-        "games/mnk/src/lib.rs",
-        Level::Files,
-        &[
-            "games/mnk/src/family.rs",
-            "games/mnk/src/lib.rs",
-            "games/mnk/src/present.rs",
-            "games/mnk/src/tiers.rs",
-        ],
-    ),
-    (
-        "games/mnk/src/lib.rs",
-        Level::Rooms,
-        &["family", "lib.rs", "present", "tiers"],
-    ),
-];
+const KNOWN_LOOPS_TO_REMOVE: &[(&str, Level, &[&str])] = &[];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {

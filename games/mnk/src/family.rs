@@ -44,7 +44,7 @@ impl Family for MnkFamily {
     }
     fn open(&self, name: &str, _dir: &Path) -> Result<Box<dyn Plugin>, OpenError> {
         let (w, h, k) = parse_name(name).map_err(OpenError::BadName)?;
-        let game = super::Mnk::new(w, h, k).map_err(|e| OpenError::BadName(e.to_string()))?;
+        let game = crate::game::Mnk::new(w, h, k).map_err(|e| OpenError::BadName(e.to_string()))?;
         Ok(Box::new(game))
     }
     fn name_of(&self, params: &[(&str, i64)]) -> Result<String, String> {

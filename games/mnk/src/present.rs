@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::board::Board;
 use super::notation::{board_picture, board_text};
-use super::Mnk;
+use crate::game::Mnk;
 use retro_engine::game::{Game, Value};
 use retro_engine::present::{Presented, ProbeAnswer};
 use retro_engine::probe::Probed;

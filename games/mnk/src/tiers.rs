@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::Mnk;
+use crate::game::Mnk;
 use retro_engine::game::{Solution, SolveOptions, Value, NO_MOVE};
 use retro_engine::solve::{prefetch, SolveError};
 
