@@ -130,7 +130,7 @@ pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
 /// of CPU to compress at 9 against 70 s at `generate`'s 16, for 19 MB instead of 15 MB,
 /// and a first start is about the wait, not the bytes. `retro generate --compress` or
 /// `retro compress` make the smaller files.
-const DEFAULT_SET_LEVEL: i32 = 9;
+pub const DEFAULT_SET_LEVEL: i32 = 9;
 
 /// What `retro serve` says while it makes its default tables: one line a table made.
 struct Lines;

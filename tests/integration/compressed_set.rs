@@ -1,12 +1,13 @@
-//! A whole table set made compressed: `retro generate chess --all 4 --metric both
-//! --compress` leaves only compressed files (DTM and DTZ), each the bytes `retro compress`
-//! makes of the dense table, answering every probe as the dense set does; compressed DTZ
-//! tables give every slot's value and the dense file back; a damaged one is refused with
-//! its block named; a run killed at any moment resumes with nothing lost or damaged.
+//! A whole table set made compressed: `retro serve`'s default set (every chess table of up
+//! to 4 pieces, DTM and DTZ, made by the set runner `retro generate --metric both
+//! --compress` uses) holds only compressed files, each the bytes `retro compress` makes of
+//! the dense table, answering every probe as the dense set does; compressed DTZ tables give
+//! every slot's value and the dense file back; a damaged one is refused with its block
+//! named; `retro generate --compress` killed at any moment resumes with nothing lost or
+//! damaged, and ends with the default set's very files.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -17,56 +18,30 @@ use retro::progress::Silent;
 use retro::table::compressed::{self, Sides};
 use retro::table::{Table, TableError};
 
-use super::common::{chess_all4, fixture_dir, output_text, retro, stdout};
+use super::common::{chess_all4, default_tables, output_text, retro, stdout};
 
-/// zstd's fastest level: the files are the same but for the blocks' bytes, and it keeps
-/// the set's compression to seconds.
-const LEVEL: &str = "1";
+/// The zstd level the default set is made at, for the command lines that make the same
+/// files.
+fn level() -> String {
+    retro::serve::DEFAULT_SET_LEVEL.to_string()
+}
 
-/// The files of `dir`, sorted.
+/// The chess table files of `dir` (the default set's folder also holds KBNK and the boards),
+/// sorted.
 fn files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with('K'))
         .collect();
     names.sort();
     names
 }
 
-/// The set of up to 4 pieces, DTM and DTZ, made by the command line with `--compress`:
-/// its DTM tables were there already, dense (linked from the shared set), and are
-/// compressed and removed too.
+/// The set of up to 4 pieces, DTM and DTZ, compressed: made once a run, by `retro serve` on
+/// an empty folder (shared with the tests of the default set).
 fn set_dir() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = fixture_dir();
-        for m in Material::all(4) {
-            let name = format!("{m}.rtb");
-            std::fs::hard_link(chess_all4().join(&name), dir.path().join(&name)).unwrap();
-        }
-        let o = retro(&[
-            "generate",
-            "chess",
-            "--all",
-            "4",
-            "--metric",
-            "both",
-            "--compress",
-            "--level",
-            LEVEL,
-            "--out",
-            dir.path().to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", output_text(&o));
-        // Each table kept both sides to move while the tables above it were made, then one.
-        assert!(
-            stdout(&o).contains("now found one ply on"),
-            "{}",
-            stdout(&o)
-        );
-        dir
-    })
-    .path()
+    &default_tables().dir
 }
 
 /// Only compressed files are left, one per table, each storing one side to move and the
@@ -84,7 +59,7 @@ fn the_set_made_compressed_is_the_dense_set_compressed() {
         .collect();
     want.sort();
     assert_eq!(names, want, "only compressed files");
-    let level: i32 = LEVEL.parse().unwrap();
+    let level = retro::serve::DEFAULT_SET_LEVEL;
     all.par_iter().for_each(|m| {
         let small = Table::open(&dir.join(format!("{m}.rtbc"))).unwrap();
         assert!(small.drops_a_section(), "{m}: one side to move");
@@ -202,6 +177,7 @@ fn a_damaged_compressed_dtz_table_is_refused_naming_its_block() {
 fn a_compressed_run_killed_at_any_moment_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
+    let level = level();
     let args = [
         "generate",
         "chess",
@@ -210,7 +186,7 @@ fn a_compressed_run_killed_at_any_moment_resumes() {
         "both",
         "--compress",
         "--level",
-        LEVEL,
+        &level,
         "--out",
         d,
     ];
