@@ -207,7 +207,7 @@ fn main() {
     let conns = env_num("RETRO_LOAD_CONNS", 32) as usize;
     let client_threads = env_num("RETRO_LOAD_CLIENT_THREADS", 1) as usize;
     let max_requests = env_num("RETRO_LOAD_MAX", 5_000_000);
-    let tables = std::env::var("RETRO_TABLES").unwrap_or_else(|_| "tables".into());
+    let tables = std::env::var("RETRO_TABLES").ok();
     let all5 = std::env::var("RETRO_LOAD_PIECES").is_ok_and(|p| p == "all5");
     let mut sets: Vec<Vec<char>> = match std::env::var("RETRO_LOAD_PIECES").as_deref() {
         Ok("all5") => (retro::chess::material::Material::all(5).iter())
@@ -237,9 +237,13 @@ fn main() {
     let addr = format!("127.0.0.1:{port}");
 
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_retro"));
-    cmd.args(["serve", "--tables", &tables, "--addr", &addr])
+    cmd.args(["serve", "--addr", &addr])
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
+    // Without a folder named, `retro serve` serves ./tables, made on a first start.
+    if let Some(tables) = &tables {
+        cmd.args(["--tables", tables]);
+    }
     if std::env::var_os("RETRO_LOAD_NO_GENERATE").is_some() {
         cmd.arg("--no-generate");
     }

@@ -6,14 +6,18 @@ use std::time::Duration;
 
 use retro::serve::{Limits, Options};
 
+/// The folder served when `--tables` is not given.
+const DEFAULT_FOLDER: &str = "tables";
+
 /// Options of `retro serve`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Folder of the tables to serve. The default tables missing from it are made first:
-    /// every chess table of up to 4 pieces, DTM and DTZ, compressed; KBNK; k-in-a-row
-    /// boards (about a minute on 2 cores the first time).
-    #[arg(long, default_value = "tables")]
-    pub tables: PathBuf,
+    /// Folder of the tables to serve (it must exist). The default tables missing from it
+    /// are made first: every chess table of up to 4 pieces, DTM and DTZ, compressed; KBNK;
+    /// k-in-a-row boards (about 40 s on 2 cores the first time). Without it: ./tables,
+    /// made on a first start.
+    #[arg(long, value_name = "FOLDER")]
+    pub tables: Option<PathBuf>,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
@@ -45,9 +49,10 @@ pub struct ServeArgs {
 impl ServeArgs {
     pub fn options(&self) -> Options {
         Options {
-            tables: self.tables.clone(),
+            tables: (self.tables.clone()).unwrap_or_else(|| PathBuf::from(DEFAULT_FOLDER)),
             addr: self.addr,
             generate_missing: !self.no_generate,
+            make_folder: self.tables.is_none(),
             threads: self.threads,
             limits: Limits {
                 header_timeout: Duration::from_secs(self.header_timeout),

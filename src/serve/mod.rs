@@ -48,6 +48,9 @@ pub struct Options {
     pub addr: SocketAddr,
     /// Generate the missing default tables first.
     pub generate_missing: bool,
+    /// Make the folder if it does not exist (the default folder on a first start; a folder
+    /// named by the user that does not exist is more likely a typo than a wish).
+    pub make_folder: bool,
     /// Worker threads of the server (`None`: one per core).
     pub threads: Option<usize>,
     /// Timeouts and the connection bound.
@@ -192,6 +195,11 @@ pub fn run(opts: &Options) -> Result<(), ServeError> {
         Ok(m) if !m.is_dir() => {
             return Err(folder(
                 "not a folder (--tables names the folder of the tables)",
+            ))
+        }
+        Err(_) if !opts.make_folder => {
+            return Err(folder(
+                "no such folder (leave --tables out to serve ./tables, made with the default tables on a first start)",
             ))
         }
         Err(_) if !opts.generate_missing => {

@@ -3,6 +3,7 @@
 //! a test that damages or replaces a table copies it into its own folder first.
 
 use retro::solve::Solve;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -189,23 +190,40 @@ pub struct RetroServe {
 impl RetroServe {
     /// `retro serve --no-generate`: the tables of `dir` as they are.
     pub fn start(dir: &Path) -> RetroServe {
-        RetroServe::spawn(dir, &["--no-generate"])
+        RetroServe::spawn(
+            &[
+                OsStr::new("--no-generate"),
+                "--tables".as_ref(),
+                dir.as_ref(),
+            ],
+            None,
+        )
     }
 
     /// `retro serve` as a person starts it: the default tables missing from `dir` are made
     /// first (the folder too, if it is not there). Returns once the server listens.
     pub fn start_making_defaults(dir: &Path) -> RetroServe {
-        RetroServe::spawn(dir, &[])
+        RetroServe::spawn(&["--tables".as_ref(), dir.as_ref()], None)
     }
 
-    fn spawn(dir: &Path, flags: &[&str]) -> RetroServe {
+    /// `retro serve` with no folder named, as the README's first command starts it, in
+    /// `cwd`: it makes `cwd/tables` and the default tables in it.
+    pub fn first_start(cwd: &Path) -> RetroServe {
+        RetroServe::spawn(&[], Some(cwd))
+    }
+
+    fn spawn(flags: &[&OsStr], cwd: Option<&Path>) -> RetroServe {
         use std::io::{BufRead, BufReader, Read};
         use std::process::{Command, Stdio};
-        let mut child = Command::new(env!("CARGO_BIN_EXE_retro"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_retro"));
+        command
             .arg("serve")
             .args(flags)
-            .args(["--addr", "127.0.0.1:0", "--tables"])
-            .arg(dir)
+            .args(["--addr", "127.0.0.1:0"]);
+        if let Some(cwd) = cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -266,9 +284,10 @@ pub fn http_get(addr: &str, path: &str) -> (u16, String) {
     (status.expect("a status line"), body.to_string())
 }
 
-/// The default tables as `retro serve` makes them into a folder not there yet: every chess
-/// table of up to 4 pieces (DTM and DTZ, compressed), KBNK and the k-in-a-row boards.
-/// Made once per test run by the real `retro serve`, stopped once it listens.
+/// The default tables as `retro serve` makes them on a first start (no folder named, none
+/// there yet: it makes `./tables`): every chess table of up to 4 pieces (DTM and DTZ,
+/// compressed), KBNK and the k-in-a-row boards. Made once per test run by the real
+/// `retro serve`, stopped once it listens.
 pub struct Defaults {
     /// The folder `retro serve` made and filled.
     pub dir: PathBuf,
@@ -282,7 +301,7 @@ pub fn default_tables() -> &'static Defaults {
     D.get_or_init(|| {
         let root = fixture_dir();
         let dir = root.path().join("tables");
-        let log = RetroServe::start_making_defaults(&dir).stop();
+        let log = RetroServe::first_start(root.path()).stop();
         Defaults {
             dir,
             log,

@@ -1,14 +1,15 @@
-//! `retro serve` on a folder that does not exist yet makes it and its default tables (every
-//! chess table of up to 4 pieces, DTM and DTZ, compressed; KBNK; the k-in-a-row boards),
-//! one line a table, then serves them; started again on that folder, it makes nothing and
-//! answers at once. The folder is the shared fixture [`default_tables`], made once per run.
+//! `retro serve` started with no folder named, where none is yet, makes `./tables` and its
+//! default tables (every chess table of up to 4 pieces, DTM and DTZ, compressed; KBNK; the
+//! k-in-a-row boards), one line a table, then serves them; started again on that folder, it
+//! makes nothing and answers at once. The folder is the shared fixture [`default_tables`],
+//! made once per run. A folder named with `--tables` that does not exist is an error.
 
 use serde_json::Value as Json;
 
 use retro::chess::material::Material;
 use retro::table::Table;
 
-use super::common::{default_tables, http_get, RetroServe};
+use super::common::{default_tables, http_get, output_text, retro, RetroServe};
 
 /// The chess tables of the default set, each material's DTM table then its DTZ table.
 fn chess_names() -> Vec<String> {
@@ -71,7 +72,7 @@ fn a_new_folder_gets_every_table_of_up_to_4_pieces_compressed_with_kbnk_and_boar
     }
     assert!(
         d.log
-            .contains(&format!("made the folder {}", d.dir.display())),
+            .contains("made the folder tables for the default tables"),
         "{}",
         d.log
     );
@@ -135,4 +136,23 @@ fn started_on_its_default_tables_serve_makes_none_and_answers_4_pieces() {
     let log = server.stop();
     assert!(!log.contains("making"), "{log}");
     assert_eq!(stamps(), before, "no file made or rewritten");
+}
+
+/// `--tables` naming a folder that does not exist (a typo, most likely): exit 2, the folder
+/// named, nothing made; with `--no-generate` too.
+#[test]
+fn a_named_folder_that_does_not_exist_is_an_error() {
+    let root = tempfile::tempdir().unwrap();
+    let typo = root.path().join("tabels");
+    let t = typo.to_str().unwrap();
+    for extra in [&[][..], &["--no-generate"][..]] {
+        let o = retro(&[&["serve", "--addr", "127.0.0.1:0", "--tables", t], extra].concat());
+        let text = output_text(&o);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(
+            text.contains(t) && text.contains("no such folder"),
+            "{text}"
+        );
+        assert!(!typo.exists(), "{text}");
+    }
 }
