@@ -200,8 +200,8 @@ impl RetroServe {
         )
     }
 
-    /// `retro serve` as a person starts it: the default tables missing from `dir` are made
-    /// first (the folder too, if it is not there). Returns once the server listens.
+    /// `retro serve --tables DIR` as a person starts it on a folder of theirs (it must exist):
+    /// the default tables missing from `dir` are made first. Returns once the server listens.
     pub fn start_making_defaults(dir: &Path) -> RetroServe {
         RetroServe::spawn(&["--tables".as_ref(), dir.as_ref()], None)
     }

@@ -6,7 +6,6 @@ use retro_engine::game::{Game, Index, Solution, Value};
 use retro_engine::table::Table;
 
 use crate::board::{Board, Geometry};
-
 use crate::index::{self, DenseIndex};
 
 /// The largest board (in cells) with a dense table.
