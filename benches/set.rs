@@ -19,8 +19,18 @@
 //! losses) must equal the DTZ table's histograms, count for count. Syzygy's generator
 //! reads its own files of the sub-tables from `RTBPATH`: a material whose sub-tables are
 //! not there is listed as not checked (not a failure); a difference is a failure.
+//!
+//! With `RETRO_SET_MAKE=N` (3, 4 or 5), the set is first made into DIR by `retro generate
+//! chess --all N --metric both --compress --out DIR`, and the bench reports the run: wall
+//! time, CPU time (every process it started), the peak of DIR's size on disk (sampled every
+//! second, temporary files included) and the run's peak resident memory. With
+//! `RETRO_SET_KILL_AT=S` as well, the run is killed (SIGKILL) after S seconds and started
+//! again; before it goes on, every file under a final name must open whole (checksums and
+//! all), and the times add up over both runs. DIR should be empty for the run's figures to
+//! be the whole set's.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use retro::chess::material::Material;
 use retro::game::Value;
@@ -191,6 +201,116 @@ fn twins(name: &str) -> bool {
     })
 }
 
+/// Bytes of the files in `dir` now (temporary ones included), 0 if it is not there.
+fn folder_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    (entries.filter_map(Result::ok))
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// CPU seconds of this process's children that have ended and been waited for.
+fn children_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command's closing parenthesis: state is field 3; cutime and
+    // cstime are fields 16 and 17, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |k: usize| {
+        f.get(k - 3)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(16) + ticks(17)) / 100.0
+}
+
+/// The peak resident memory of process `pid` so far (VmHWM), in bytes.
+fn peak_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Make the set of up to `pieces` pieces into `dir` (see the module's notes), killing the
+/// run once after `kill_at` if given; returns what to report, or why it failed.
+fn make(dir: &Path, pieces: usize, kill_at: Option<Duration>) -> Result<String, String> {
+    let args = [
+        "generate",
+        "chess",
+        "--all",
+        &pieces.to_string(),
+        "--metric",
+        "both",
+        "--compress",
+        "--out",
+        dir.to_str().ok_or("the folder's name is not UTF-8")?,
+    ];
+    let start = Instant::now();
+    let cpu_before = children_cpu();
+    let (mut peak_disk, mut peak_mem) = (folder_bytes(dir), 0u64);
+    let mut killed = None;
+    loop {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retro"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("retro generate: {e}"))?;
+        let run = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+                break Some(status);
+            }
+            peak_disk = peak_disk.max(folder_bytes(dir));
+            peak_mem = peak_mem.max(peak_rss(child.id()).unwrap_or(0));
+            if killed.is_none() && kill_at.is_some_and(|k| run.elapsed() >= k) {
+                child.kill().map_err(|e| e.to_string())?;
+                child.wait().map_err(|e| e.to_string())?;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        match status {
+            Some(s) if s.success() => break,
+            Some(s) => return Err(format!("retro generate failed: {s}")),
+            None => {
+                // Killed: every file under a final name must open whole before going on.
+                let files: Vec<PathBuf> = (std::fs::read_dir(dir).map_err(|e| e.to_string())?)
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        !p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                    })
+                    .collect();
+                for f in &files {
+                    Table::open(f)
+                        .map_err(|e| format!("killed: {} is damaged: {e}", f.display()))?;
+                }
+                killed = Some((run.elapsed(), files.len()));
+            }
+        }
+    }
+    let killed = match killed {
+        Some((at, n)) => format!(
+            "; killed (SIGKILL) at {:.0} s and run again: the {n} files then under a final name all whole",
+            at.as_secs_f64()
+        ),
+        None => String::new(),
+    };
+    Ok(format!(
+        "made `--all {pieces} --metric both --compress` in {:.0} s wall, {:.0} s of CPU; peak on disk {:.2} GB; peak resident memory {:.2} GiB{killed}",
+        start.elapsed().as_secs_f64(),
+        children_cpu() - cpu_before,
+        peak_disk as f64 / 1e9,
+        peak_mem as f64 / (1u64 << 30) as f64,
+    ))
+}
+
 fn main() {
     let rtbgen = std::env::var_os("RETRO_RTBGEN").map(PathBuf::from);
     let mut unchecked = Vec::new();
@@ -201,6 +321,32 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
     let mut failures = Vec::new();
+    let made = match std::env::var("RETRO_SET_MAKE")
+        .ok()
+        .map(|v| v.parse::<usize>())
+    {
+        None => None,
+        Some(Ok(n @ 3..=5)) => {
+            let kill_at = (std::env::var("RETRO_SET_KILL_AT").ok())
+                .map(|v| v.parse::<f64>().map(Duration::from_secs_f64))
+                .transpose()
+                .unwrap_or_else(|e| {
+                    eprintln!("set: RETRO_SET_KILL_AT takes seconds: {e}");
+                    std::process::exit(2)
+                });
+            match make(&dir, n, kill_at) {
+                Ok(report) => Some(report),
+                Err(why) => {
+                    eprintln!("set: {why}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        Some(_) => {
+            eprintln!("set: RETRO_SET_MAKE takes 3, 4 or 5");
+            std::process::exit(2)
+        }
+    };
     // Per group (pieces, metric): files and bytes.
     let mut totals = std::collections::BTreeMap::<(usize, &str), (usize, u64, u64)>::new();
     let mut longest_mate = (0u16, String::new());
@@ -285,6 +431,9 @@ fn main() {
             *dense as f64 / 1e9,
             *dense as f64 / (*bytes).max(1) as f64
         );
+    }
+    if let Some(report) = &made {
+        println!("{report}");
     }
     println!(
         "longest mate: {} plies ({}); pawnless: {} plies ({})",
