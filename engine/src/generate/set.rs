@@ -366,9 +366,10 @@ fn settle(
         // the fast level that weighs them, until nothing left to make reads it (`trim`).
         // Kept dense, it is read from its dense file: its final form at once (as it is
         // where the final form keeps both sides).
-        let (sides, level) = match read_later && !c.keep_dense && set.sides() == Sides::One {
-            true => (Sides::Both, compressed::TRIAL_LEVEL),
-            false => (set.sides(), c.level),
+        let (sides, level) = if read_later && !c.keep_dense && set.sides() == Sides::One {
+            (Sides::Both, compressed::TRIAL_LEVEL)
+        } else {
+            (set.sides(), c.level)
         };
         let table = Table::open(&dense)?;
         let bar = report.bar();

@@ -219,21 +219,21 @@ pub fn chess_answer(
 }
 
 /// The KBNK table read for a chess position of either colouring ([`chess_answer`]):
-/// moves are found by their place in the position's move list.
+/// the table's own answers ([`Kbnk`]'s), but moves are found by their place in the
+/// position's move list.
 struct AnyColouring;
 
 impl Source for AnyColouring {
     fn table_name(&self) -> String {
-        "kbnk".to_string()
+        Kbnk.table_name()
     }
 
     fn has_subtables(&self) -> bool {
-        true
+        Kbnk.has_subtables()
     }
 
-    fn converted(&self, _: &Position) -> Value {
-        // A capture leaves a lone bishop or knight: no mate is possible.
-        Value::Draw
+    fn converted(&self, pos: &Position) -> Value {
+        Kbnk.converted(pos)
     }
 
     fn find<'a>(&self, legal: &'a [Move], code: u8) -> Option<&'a Move> {
