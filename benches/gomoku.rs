@@ -20,6 +20,8 @@
 //! so run one file per process for a per-file figure). `--no-rung1` leaves out the
 //! ladder, `--no-wrong` the wrong files, `--no-validate` the validation of FILE.
 
+mod util;
+
 use std::time::{Duration, Instant};
 
 use retro::gomoku::rules::limit::MoveLimit;
@@ -39,13 +41,6 @@ const QUIET: &[&str] = &[
     "h8 a1 j8 o15",
     "h8 a3 i9 o15 b3 a15 c3 o1 d3 a13 e3 f3",
 ];
-
-fn peak_rss_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
 
 fn main() {
     let files: Vec<String> = std::env::args()
@@ -111,7 +106,7 @@ fn main() {
             report.repairs.len(),
             report.failures.len(),
             t.elapsed().as_secs_f64(),
-            peak_rss_mib().unwrap_or(0.0)
+            util::peak_mib().unwrap_or(0.0)
         );
     }
 }

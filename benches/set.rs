@@ -29,6 +29,8 @@
 //! all), and the times add up over both runs. DIR should be empty for the run's figures to
 //! be the whole set's.
 
+mod util;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -213,29 +215,6 @@ fn folder_bytes(dir: &Path) -> u64 {
         .sum()
 }
 
-/// CPU seconds of this process's children that have ended and been waited for.
-fn children_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command's closing parenthesis: state is field 3; cutime and
-    // cstime are fields 16 and 17, in clock ticks (100 a second on Linux).
-    let rest = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |k: usize| {
-        f.get(k - 3)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(16) + ticks(17)) / 100.0
-}
-
-/// The peak resident memory of process `pid` so far (VmHWM), in bytes.
-fn peak_rss(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Make the set of up to `pieces` pieces into `dir` (see the module's notes), killing the
 /// run once after `kill_at` if given; returns what to report, or why it failed.
 fn make(dir: &Path, pieces: usize, kill_at: Option<Duration>) -> Result<String, String> {
@@ -251,8 +230,8 @@ fn make(dir: &Path, pieces: usize, kill_at: Option<Duration>) -> Result<String, 
         dir.to_str().ok_or("the folder's name is not UTF-8")?,
     ];
     let start = Instant::now();
-    let cpu_before = children_cpu();
-    let (mut peak_disk, mut peak_mem) = (folder_bytes(dir), 0u64);
+    let cpu_before = util::children_cpu_seconds();
+    let (mut peak_disk, mut peak_mem) = (folder_bytes(dir), 0f64);
     let mut killed = None;
     loop {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retro"))
@@ -266,7 +245,7 @@ fn make(dir: &Path, pieces: usize, kill_at: Option<Duration>) -> Result<String, 
                 break Some(status);
             }
             peak_disk = peak_disk.max(folder_bytes(dir));
-            peak_mem = peak_mem.max(peak_rss(child.id()).unwrap_or(0));
+            peak_mem = peak_mem.max(util::peak_mib_of(&child.id().to_string()).unwrap_or(0.0));
             if killed.is_none() && kill_at.is_some_and(|k| run.elapsed() >= k) {
                 child.kill().map_err(|e| e.to_string())?;
                 child.wait().map_err(|e| e.to_string())?;
@@ -305,9 +284,9 @@ fn make(dir: &Path, pieces: usize, kill_at: Option<Duration>) -> Result<String, 
     Ok(format!(
         "made `--all {pieces} --metric both --compress` in {:.0} s wall, {:.0} s of CPU; peak on disk {:.2} GB; peak resident memory {:.2} GiB{killed}",
         start.elapsed().as_secs_f64(),
-        children_cpu() - cpu_before,
+        util::children_cpu_seconds() - cpu_before,
         peak_disk as f64 / 1e9,
-        peak_mem as f64 / (1u64 << 30) as f64,
+        peak_mem / 1024.0,
     ))
 }
 

@@ -1,21 +1,45 @@
 //! What the benchmarks read about their own process (Linux `/proc`).
 
-/// CPU time (user + system) this process has used, in seconds (100 ticks/s).
-pub fn cpu_seconds() -> f64 {
+/// The sum of fields `fields` of `/proc/self/stat` (numbered as proc(5) numbers them),
+/// clock ticks, in seconds (100 ticks/s).
+fn self_stat_seconds(fields: &[usize]) -> f64 {
     let Ok(s) = std::fs::read_to_string("/proc/self/stat") else {
         return 0.0;
     };
+    // Field 3 (the state) is the first after the command's closing parenthesis.
     let after = s.rsplit_once(')').map_or("", |x| x.1);
     let f: Vec<&str> = after.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    // Fields 14 and 15 of the file (utime, stime) are 11 and 12 after the command name.
-    (tick(11) + tick(12)) / 100.0
+    let tick = |i: usize| {
+        f.get(i - 3)
+            .and_then(|x| x.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    fields.iter().map(|&i| tick(i)).sum::<f64>() / 100.0
+}
+
+/// CPU time (user + system) this process has used, in seconds.
+#[allow(dead_code)] // not every benchmark reports it
+pub fn cpu_seconds() -> f64 {
+    self_stat_seconds(&[14, 15])
+}
+
+/// CPU time (user + system) of this process's children that have ended and been waited
+/// for, in seconds.
+#[allow(dead_code)] // not every benchmark runs other processes
+pub fn children_cpu_seconds() -> f64 {
+    self_stat_seconds(&[16, 17])
 }
 
 /// Peak resident memory of this process so far (VmHWM), in MiB.
 #[allow(dead_code)] // not every benchmark reports it
 pub fn peak_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    peak_mib_of("self")
+}
+
+/// Peak resident memory so far (VmHWM) of process `pid` (a number, or `self`), in MiB.
+#[allow(dead_code)]
+pub fn peak_mib_of(pid: &str) -> Option<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
