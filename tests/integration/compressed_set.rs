@@ -170,6 +170,30 @@ fn a_damaged_compressed_dtz_table_is_refused_naming_its_block() {
     assert!(text.contains("KQvKR.dtz.rtbc"), "{text}");
 }
 
+/// A file storing both sides to move, trimmed to one: the bytes `compress` makes of the
+/// dense table, whether the file was written at the trial level (its blocks are then taken
+/// as weighed, as the set runner's working files are) or at another (weighed again).
+#[test]
+fn a_file_of_both_sides_trims_to_the_bytes_compressed_from_the_dense_table() {
+    let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
+    let level = retro::serve::DEFAULT_SET_LEVEL;
+    let one = tempfile::tempdir().unwrap();
+    let want = compressed::compress(&dense, one.path(), Sides::One, level, &Silent).unwrap();
+    let want = std::fs::read(want.path).unwrap();
+    for both_at in [compressed::TRIAL_LEVEL, level] {
+        let both = tempfile::tempdir().unwrap();
+        let c = compressed::compress(&dense, both.path(), Sides::Both, both_at, &Silent).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let trimmed = compressed::trim(&Table::open(&c.path).unwrap(), out.path(), level, &Silent)
+            .unwrap()
+            .expect("two sections, one may go");
+        assert!(
+            std::fs::read(trimmed.path).unwrap() == want,
+            "both sides at level {both_at}, trimmed"
+        );
+    }
+}
+
 /// `generate --compress` killed (SIGKILL) at several moments, then run again: each run
 /// leaves every file under a final name intact (it opens, checksums and all), and the
 /// last one ends with the files of an uninterrupted run, byte for byte.

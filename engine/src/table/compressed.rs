@@ -587,10 +587,13 @@ pub enum Sides {
     One,
 }
 
+/// A section's blocks, each compressed at [`TRIAL_LEVEL`] in the form it takes.
+type Weighed = Vec<(Vec<u8>, Form)>;
+
 /// A table's blocks, made: per section, each block's bytes at [`TRIAL_LEVEL`] and the
 /// form it takes; and per section its noted slots.
 struct Made {
-    per_section: Vec<Vec<(Vec<u8>, Form)>>,
+    per_section: Vec<Weighed>,
     noted: Vec<Vec<Index>>,
 }
 
@@ -778,9 +781,10 @@ pub fn compress(
 
 /// The file storing one side to move, at zstd level `level`, made from `table`, a
 /// compressed table storing both: the same bytes as [`compress`] with [`Sides::One`]
-/// writes from the dense table (the blocks are decoded, weighed and the kept ones
-/// compressed again, as from the dense values; the noted slots are the file's). `None` if
-/// `table` does not store two sections of which one may go.
+/// writes from the dense table (the blocks are weighed, or taken as weighed where the
+/// file was written at [`TRIAL_LEVEL`], and the kept ones decoded and compressed again, as
+/// from the dense values; the noted slots are the file's). `None` if `table` does not
+/// store two sections of which one may go.
 pub fn trim(
     table: &impl Source,
     dir: &Path,
@@ -812,7 +816,10 @@ pub fn trim(
     };
     for (k, &(_, records, _)) in blocks.sections.iter().enumerate() {
         let n = records.div_ceil(blocks.block_slots) as usize;
-        let part = weigh(n, width, |b| planes(k, b), progress);
+        let part = match as_weighed(table, blocks, k, n, progress).map_err(block_err)? {
+            Some(part) => Ok(part),
+            None => weigh(n, width, |b| planes(k, b), progress),
+        };
         made.per_section.push(part.map_err(block_err)?);
     }
     let dropped = made.dropped(Sides::One);
@@ -821,6 +828,44 @@ pub fn trim(
         .map_err(block_err)?;
     let dense_bytes = table.header().clone().file_len();
     made.write(table.header(), dropped, dir, dense_bytes)
+        .map(Some)
+}
+
+/// Section `k`'s `n` blocks as `table` holds them, each with its form, if they are what
+/// weighing them gives ([`weigh`]): the file was written at [`TRIAL_LEVEL`], as the files
+/// `retro generate --compress` reads sub-tables from are. Checked on the section's first
+/// block, weighed again and compared byte for byte; `None` otherwise. Weighing every block
+/// again would only repeat the trial compressions that made the file.
+fn as_weighed(
+    table: &impl Source,
+    blocks: &Blocks,
+    k: usize,
+    n: usize,
+    progress: &dyn Progress,
+) -> std::io::Result<Option<Weighed>> {
+    let Some(first) = blocks.sections[k].2 else {
+        return Ok(None);
+    };
+    let map = table.storage();
+    let held = |b: usize| {
+        let raw = (blocks.raw(map, first + b))
+            .map_err(|e| std::io::Error::other(format!("block {} {e}", first + b)))?;
+        Ok::<_, std::io::Error>((raw.into_owned(), blocks.blocks[first + b].3))
+    };
+    if n > 0 {
+        let planes = (blocks.decode(map, first))
+            .map_err(|e| std::io::Error::other(format!("block {first} {e}")))?;
+        if trial(planes, blocks.symbols.width())? != held(0)? {
+            return Ok(None);
+        }
+    }
+    (0..n)
+        .into_par_iter()
+        .map(|b| {
+            progress.advance(blocks.slots_in(first + b) as u64);
+            held(b)
+        })
+        .collect::<Result<_, _>>()
         .map(Some)
 }
 
@@ -893,7 +938,7 @@ fn weigh(
     width: usize,
     planes: impl Fn(usize) -> std::io::Result<Vec<u8>> + Sync,
     progress: &dyn Progress,
-) -> std::io::Result<Vec<(Vec<u8>, Form)>> {
+) -> std::io::Result<Weighed> {
     (0..n)
         .into_par_iter()
         .map(|b| {
