@@ -833,7 +833,7 @@ pub fn trim(
 
 /// Section `k`'s `n` blocks as `table` holds them, each with its form, if they are what
 /// weighing them gives ([`weigh`]): the file was written at [`TRIAL_LEVEL`], as the files
-/// `retro generate --compress` reads sub-tables from are. Checked on the section's first
+/// `retro generate --compress` reads sub-tables from are. Checked on the section's largest
 /// block, weighed again and compared byte for byte; `None` otherwise. Weighing every block
 /// again would only repeat the trial compressions that made the file.
 fn as_weighed(
@@ -852,10 +852,11 @@ fn as_weighed(
             .map_err(|e| std::io::Error::other(format!("block {} {e}", first + b)))?;
         Ok::<_, std::io::Error>((raw.into_owned(), blocks.blocks[first + b].3))
     };
-    if n > 0 {
-        let planes = (blocks.decode(map, first))
-            .map_err(|e| std::io::Error::other(format!("block {first} {e}")))?;
-        if trial(planes, blocks.symbols.width())? != held(0)? {
+    // The largest block: a block of one repeated value may come out the same at every level.
+    if let Some(b) = (0..n).max_by_key(|&b| blocks.blocks[first + b].1) {
+        let planes = (blocks.decode(map, first + b))
+            .map_err(|e| std::io::Error::other(format!("block {} {e}", first + b)))?;
+        if trial(planes, blocks.symbols.width())? != held(b)? {
             return Ok(None);
         }
     }
