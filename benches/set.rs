@@ -22,8 +22,8 @@
 //!
 //! With `RETRO_SET_MAKE=N` (3, 4 or 5), the set is first made into DIR by `retro generate
 //! chess --all N --metric both --compress --out DIR`, and the bench reports the run: wall
-//! time, CPU time (every process it started), the peak of DIR's size on disk (sampled every
-//! second, temporary files included) and the run's peak resident memory. With
+//! time, CPU time (every process it started), the peak of DIR's size on disk (sampled five
+//! times a second, temporary files included) and the run's peak resident memory. With
 //! `RETRO_SET_KILL_AT=S` as well, the run is killed (SIGKILL) after S seconds and started
 //! again; before it goes on, every file under a final name must open whole (checksums and
 //! all), and the times add up over both runs. DIR should be empty for the run's figures to

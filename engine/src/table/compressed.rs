@@ -816,7 +816,8 @@ pub fn trim(
     };
     for (k, &(_, records, _)) in blocks.sections.iter().enumerate() {
         let n = records.div_ceil(blocks.block_slots) as usize;
-        let part = match as_weighed(table, blocks, k, n, progress).map_err(block_err)? {
+        let weighed = as_weighed(table, blocks, k, n, |b| planes(k, b), progress);
+        let part = match weighed.map_err(block_err)? {
             Some(part) => Ok(part),
             None => weigh(n, width, |b| planes(k, b), progress),
         };
@@ -834,13 +835,15 @@ pub fn trim(
 /// Section `k`'s `n` blocks as `table` holds them, each with its form, if they are what
 /// weighing them gives ([`weigh`]): the file was written at [`TRIAL_LEVEL`], as the files
 /// `retro generate --compress` reads sub-tables from are. Checked on the section's largest
-/// block, weighed again and compared byte for byte; `None` otherwise. Weighing every block
-/// again would only repeat the trial compressions that made the file.
+/// block (its planes: `planes(block)`), weighed again and compared byte for byte; `None`
+/// otherwise. Weighing every block again would only repeat the trial compressions that
+/// made the file.
 fn as_weighed(
     table: &impl Source,
     blocks: &Blocks,
     k: usize,
     n: usize,
+    planes: impl Fn(usize) -> std::io::Result<Vec<u8>>,
     progress: &dyn Progress,
 ) -> std::io::Result<Option<Weighed>> {
     let Some(first) = blocks.sections[k].2 else {
@@ -854,9 +857,7 @@ fn as_weighed(
     };
     // The largest block: a block of one repeated value may come out the same at every level.
     if let Some(b) = (0..n).max_by_key(|&b| blocks.blocks[first + b].1) {
-        let planes = (blocks.decode(map, first + b))
-            .map_err(|e| std::io::Error::other(format!("block {} {e}", first + b)))?;
-        if trial(planes, blocks.symbols.width())? != held(b)? {
+        if trial(planes(b)?, blocks.symbols.width())? != held(b)? {
             return Ok(None);
         }
     }
