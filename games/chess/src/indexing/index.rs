@@ -18,7 +18,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rules::board::{bb, squares, Square, KING};
+use crate::rules::board::{attacks, bb, squares, Square, KING};
 use crate::rules::material::{Color, Material, Role};
 use crate::rules::position::Position;
 use retro_engine::game::Index;
@@ -454,6 +454,36 @@ impl Layout {
         self.pawns || king_pairs().symmetries[wk as usize * 64 + bk as usize] == 1
     }
 
+    /// True if slot `i`, one that [`Layout::encode`] or [`Layout::slot_of`] gave, holds a
+    /// legal position: [`Layout::decode`]'s tests without building the position and
+    /// encoding it again (such a slot is canonical whenever it is legal). A position
+    /// reached by a capture or promotion tried without testing that it leaves the mover's
+    /// king safe is read from its sub-table's slot this way, millions of times a table;
+    /// a compressed sub-table must not be asked for an illegal slot's value.
+    pub fn encoded_is_legal(&self, i: Index) -> bool {
+        let Some((turn, wk, bk, sq)) = self.squares_of(i) else {
+            return false;
+        };
+        if KING[wk as usize] & bb(bk) != 0 || wk == bk {
+            return false;
+        }
+        let mut occ = bb(wk) | bb(bk);
+        for &s in &sq[..self.pieces.len()] {
+            if occ & bb(s) != 0 {
+                return false;
+            }
+            occ |= bb(s);
+        }
+        // The side not to move must not be in check (its king is not next to the other:
+        // tested above).
+        let target = bb(if turn == Color::White { bk } else { wk });
+        !self
+            .pieces
+            .iter()
+            .zip(&sq)
+            .any(|(&(c, role), &s)| c == turn && attacks(c, role, s, occ) & target != 0)
+    }
+
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
         let (turn, wk, bk, sq) = self.squares_of(i)?;
@@ -556,6 +586,49 @@ mod tests {
                 }
             }
             assert!(legal > 0, "{name}");
+        }
+    }
+
+    /// The cheap legality test agrees with decoding on every slot it may be asked about:
+    /// a slot it calls illegal decodes to nothing, and a slot it calls legal holds a legal
+    /// position, which decodes unless the slot is not its canonical one (which `encode`
+    /// and `slot_of` never give).
+    #[test]
+    fn encoded_is_legal_is_decodes_test_on_encoded_slots() {
+        for name in [
+            "KQvK", "KRvKB", "KBBvK", "KPvKP", "KRPvK", "KNNvKP", "KQvKR",
+        ] {
+            let l = Layout::new(&Material::parse(name).unwrap());
+            let (mut legal, mut illegal) = (0, 0);
+            for i in (0..2 * l.section).step_by(89) {
+                let decoded = l.decode(i);
+                if !l.encoded_is_legal(i) {
+                    assert!(decoded.is_none(), "{name} {i}");
+                    illegal += 1;
+                    continue;
+                }
+                legal += 1;
+                let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
+                let mut p = Position::empty();
+                p.turn = turn;
+                p.place(wk, Color::White, Role::King);
+                p.place(bk, Color::Black, Role::King);
+                for (&(c, r), &s) in l.pieces.iter().zip(&sq) {
+                    p.place(s, c, r);
+                }
+                assert!(p.check().is_ok(), "{name} {i}");
+                if decoded.is_none() {
+                    assert_ne!(
+                        l.slot_of(turn, wk, bk, &sq[..l.pieces.len()]),
+                        i,
+                        "{name} {i}"
+                    );
+                }
+            }
+            assert!(
+                legal > 100 && illegal > 10,
+                "{name}: {legal} legal, {illegal} not"
+            );
         }
     }
 }

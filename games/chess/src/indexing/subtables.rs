@@ -242,15 +242,15 @@ impl SubTables {
         &self.subs[r.sub].layout
     }
 
-    /// The value in slot `i` of a route's sub-table ([`Value::Illegal`] for a slot that
-    /// holds no legal canonical position: the solvers' passes read the legality of a
-    /// capture from it).
+    /// The value in slot `i` of a route's sub-table, a slot as [`Layout::slot_of`] gives it
+    /// ([`Value::Illegal`] for a slot that holds no legal position: the solvers' passes
+    /// read the legality of a capture from it).
     #[inline]
     pub fn value_at(&self, r: Route, i: retro_engine::game::Index) -> Value {
         let s = &self.subs[r.sub];
         // A compressed table's illegal slots hold whatever compressed best: its layout
         // tells which they are.
-        if s.table.is_compressed() && s.layout.decode(i).is_none() {
+        if s.table.is_compressed() && !s.layout.encoded_is_legal(i) {
             return Value::Illegal;
         }
         s.table.value(i)

@@ -3,6 +3,8 @@
 //! Squares are numbered a1 = 0 … h8 = 63 (`rank * 8 + file`); a bitboard has bit `sq` set
 //! for square `sq`. Every table here is computed at compile time.
 
+use super::material::{Color, Role};
+
 /// A square, `0..64`.
 pub type Square = u8;
 
@@ -390,6 +392,19 @@ pub fn rook_attacks(sq: Square, occ: u64) -> u64 {
 #[inline]
 pub fn queen_attacks(sq: Square, occ: u64) -> u64 {
     bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+}
+
+/// Squares a piece of `color` and `role` on `sq` attacks given the occupied squares `occ`.
+#[inline]
+pub fn attacks(color: Color, role: Role, sq: Square, occ: u64) -> u64 {
+    match role {
+        Role::King => KING[sq as usize],
+        Role::Knight => KNIGHT[sq as usize],
+        Role::Bishop => bishop_attacks(sq, occ),
+        Role::Rook => rook_attacks(sq, occ),
+        Role::Queen => queen_attacks(sq, occ),
+        Role::Pawn => pawn_attacks(color == Color::White, sq),
+    }
 }
 
 /// Squares attacked by a pawn of `white` (or black) on `sq`.
