@@ -461,51 +461,41 @@ impl Layout {
     /// king safe is read from its sub-table's slot this way, millions of times a table;
     /// a compressed sub-table must not be asked for an illegal slot's value.
     pub fn encoded_is_legal(&self, i: Index) -> bool {
-        let Some((turn, wk, bk, sq)) = self.squares_of(i) else {
-            return false;
-        };
-        if KING[wk as usize] & bb(bk) != 0 || wk == bk {
-            return false;
-        }
-        let mut occ = bb(wk) | bb(bk);
-        for &s in &sq[..self.pieces.len()] {
-            if occ & bb(s) != 0 {
-                return false;
-            }
-            occ |= bb(s);
-        }
-        // The side not to move must not be in check (its king is not next to the other:
-        // tested above).
-        let target = bb(if turn == Color::White { bk } else { wk });
-        !self
-            .pieces
-            .iter()
-            .zip(&sq)
-            .any(|(&(c, role), &s)| c == turn && attacks(c, role, s, occ) & target != 0)
+        self.legal_squares(i).is_some()
     }
 
-    /// The position in slot `i`, if the slot holds a legal position in canonical form.
-    pub fn decode(&self, i: Index) -> Option<Position> {
+    /// The squares of slot `i` ([`Layout::squares_of`]) if they make a legal position,
+    /// canonical or not.
+    fn legal_squares(&self, i: Index) -> Option<(Color, Square, Square, [Square; 4])> {
         let (turn, wk, bk, sq) = self.squares_of(i)?;
         // The squares give one king each and pawns on ranks 2 to 7: only distinct squares,
         // the kings' distance and the check on the side not to move are left to test.
         if KING[wk as usize] & bb(bk) != 0 || wk == bk {
             return None;
         }
-        let mut pos = Position::empty();
-        pos.turn = turn;
         let mut occ = bb(wk) | bb(bk);
-        pos.place(wk, Color::White, Role::King);
-        pos.place(bk, Color::Black, Role::King);
-        for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
+        for &s in &sq[..self.pieces.len()] {
             if occ & bb(s) != 0 {
                 return None;
             }
             occ |= bb(s);
-            pos.place(s, c, role);
         }
-        if pos.in_check(turn.other()) {
-            return None;
+        // The side not to move's king is not next to the other (tested above).
+        let target = bb(if turn == Color::White { bk } else { wk });
+        let check = (self.pieces.iter().zip(&sq))
+            .any(|(&(c, role), &s)| c == turn && attacks(c, role, s, occ) & target != 0);
+        (!check).then_some((turn, wk, bk, sq))
+    }
+
+    /// The position in slot `i`, if the slot holds a legal position in canonical form.
+    pub fn decode(&self, i: Index) -> Option<Position> {
+        let (turn, wk, bk, sq) = self.legal_squares(i)?;
+        let mut pos = Position::empty();
+        pos.turn = turn;
+        pos.place(wk, Color::White, Role::King);
+        pos.place(bk, Color::Black, Role::King);
+        for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
+            pos.place(s, c, role);
         }
         debug_assert!(pos.check().is_ok());
         // Only identical pieces or a symmetric king pair can make a slot hold a

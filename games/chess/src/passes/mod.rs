@@ -24,9 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use super::{Chess, Position};
 use crate::indexing::index::transform;
 use crate::indexing::index::Layout;
-use crate::rules::board::{
-    bb, bishop_attacks, pawn_attacks, queen_attacks, rank, rook_attacks, Square, KING, KNIGHT,
-};
+use crate::rules::board::{attacks, bb, pawn_attacks, rank, Square, KING};
 use crate::rules::material::{Color, Role};
 use crate::rules::moves::{self, en_passant_after, legal_moves, make, Move};
 use retro_engine::game::{Index, Outcome, Value};
@@ -656,12 +654,9 @@ pub(super) fn mv(role: Role, from: Square, to: Square, capture: Option<Role>) ->
 /// The squares a piece of `role` (not a pawn) on `from` attacks, with `occ` occupied.
 #[inline]
 fn piece_targets(role: Role, from: Square, occ: u64) -> u64 {
-    match role {
-        Role::King => KING[from as usize],
-        Role::Knight => KNIGHT[from as usize],
-        Role::Bishop => bishop_attacks(from, occ),
-        Role::Rook => rook_attacks(from, occ),
-        Role::Queen => queen_attacks(from, occ),
-        Role::Pawn => unreachable!("pawns move apart"),
+    if role == Role::Pawn {
+        unreachable!("pawns move apart");
     }
+    // Every other piece attacks alike for either colour.
+    attacks(Color::White, role, from, occ)
 }
