@@ -44,15 +44,18 @@ pub(super) fn compressed_dir() -> &'static Path {
                 return;
             }
             let table = Table::open(&dense).unwrap();
-            let c =
-                compressed::compress(&table, dir.path(), Sides::One, compressed::LEVEL, &Silent)
-                    .unwrap();
+            let c = compressed::compress(&table, dir.path(), Sides::One, LEVEL, &Silent).unwrap();
             assert!(c.dropped.is_some(), "{m}: one side dropped");
         });
         dir
     })
     .path()
 }
+
+/// The zstd level of the tests' own compressed files: the fastest. What they check does not
+/// depend on it (zstd decodes any level alike), and level 16, the default, took a third of
+/// these tests' CPU.
+pub(super) const LEVEL: i32 = 1;
 
 pub(super) fn compressed_file(name: &str) -> PathBuf {
     compressed_dir().join(format!("{name}.{}", compressed::EXTENSION))
@@ -377,11 +380,13 @@ fn compress_and_decompress_from_the_command_line() {
         small.with_extension("rtb").to_str().unwrap(),
         "--sides",
         "both",
+        "--level",
+        "1",
     ]);
     assert!(o.status.success(), "{}", output_text(&o));
     assert!(!stdout(&o).contains("one ply on"), "{}", stdout(&o));
     let both = len(&small);
-    let o = retro(&["compress", "--all", d]);
+    let o = retro(&["compress", "--all", d, "--level", "1"]);
     assert!(o.status.success(), "{}", output_text(&o));
     assert!(stdout(&o).contains("3 tables:"), "{}", stdout(&o));
     assert!(

@@ -87,7 +87,7 @@ fn copy_kqvkr(dir: &Path) {
         &dense,
         dir,
         Sides::Both,
-        retro::table::compressed::LEVEL,
+        super::compressed::LEVEL,
         &retro::progress::Silent,
     )
     .unwrap();

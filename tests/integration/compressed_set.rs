@@ -205,7 +205,7 @@ fn a_compressed_run_killed_at_any_moment_resumes() {
     let args = [
         "generate",
         "chess",
-        "KRvKP",
+        "KBvKP",
         "--metric",
         "both",
         "--compress",

@@ -5,7 +5,7 @@
 use retro::solve::Solve;
 use std::collections::HashMap;
 
-use retro::game::{Game, PositionError, SolveOptions, Value};
+use retro::game::{PositionError, SolveOptions, Value};
 use retro::generate::write_solution;
 use retro::mnk::Mnk;
 use retro::present::{GameText, ProbeError};
@@ -81,16 +81,6 @@ fn four_by_four() {
     ));
     let (g, t, _d) = table(4, 4, 4);
     assert_eq!(value_of(&g, &t, "..../..../..../...."), Value::Draw);
-}
-
-/// 4x5, four in a row: a draw. The largest board in scope; about 25 s of CPU, so it runs
-/// in the suite (which is built optimised) rather than being skipped.
-#[test]
-fn four_by_five_four_in_a_row_is_a_draw() {
-    let g = Mnk::new(4, 5, 4).unwrap();
-    let sol = g.solve(&SolveOptions { progress: &Silent }).unwrap();
-    let empty = g.parse_position("..../..../..../..../....").unwrap();
-    assert_eq!(sol.value(g.encode(&empty)), Value::Draw);
 }
 
 // ---- An independent minimax, written from the rules alone ----
