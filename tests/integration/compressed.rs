@@ -53,8 +53,8 @@ pub(super) fn compressed_dir() -> &'static Path {
 }
 
 /// The zstd level of the tests' own compressed files: the fastest. What they check does not
-/// depend on it (zstd decodes any level alike), and level 16, the default, took a third of
-/// these tests' CPU.
+/// depend on it (zstd decodes any level alike), and level 16, the default, compresses KQvKR
+/// fifteen times slower (1.5 s of CPU against 0.1 s at level 3).
 pub(super) const LEVEL: i32 = 1;
 
 pub(super) fn compressed_file(name: &str) -> PathBuf {
