@@ -487,16 +487,23 @@ impl Layout {
         (!check).then_some((turn, wk, bk, sq))
     }
 
-    /// The position in slot `i`, if the slot holds a legal position in canonical form.
-    pub fn decode(&self, i: Index) -> Option<Position> {
-        let (turn, wk, bk, sq) = self.legal_squares(i)?;
+    /// The position with `turn` to move, the kings on `wk` and `bk` and the other pieces on
+    /// `sq` (in the layout's piece order), legal or not.
+    fn position_on(&self, turn: Color, wk: Square, bk: Square, sq: &[Square; 4]) -> Position {
         let mut pos = Position::empty();
         pos.turn = turn;
         pos.place(wk, Color::White, Role::King);
         pos.place(bk, Color::Black, Role::King);
-        for (&(c, role), &s) in self.pieces.iter().zip(&sq) {
+        for (&(c, role), &s) in self.pieces.iter().zip(sq) {
             pos.place(s, c, role);
         }
+        pos
+    }
+
+    /// The position in slot `i`, if the slot holds a legal position in canonical form.
+    pub fn decode(&self, i: Index) -> Option<Position> {
+        let (turn, wk, bk, sq) = self.legal_squares(i)?;
+        let pos = self.position_on(turn, wk, bk, &sq);
         debug_assert!(pos.check().is_ok());
         // Only identical pieces or a symmetric king pair can make a slot hold a
         // non-canonical position; skip the re-encoding otherwise.
@@ -599,13 +606,7 @@ mod tests {
                 }
                 legal += 1;
                 let (turn, wk, bk, sq) = l.squares_of(i).unwrap();
-                let mut p = Position::empty();
-                p.turn = turn;
-                p.place(wk, Color::White, Role::King);
-                p.place(bk, Color::Black, Role::King);
-                for (&(c, r), &s) in l.pieces.iter().zip(&sq) {
-                    p.place(s, c, r);
-                }
+                let p = l.position_on(turn, wk, bk, &sq);
                 assert!(p.check().is_ok(), "{name} {i}");
                 if decoded.is_none() {
                     assert_ne!(
