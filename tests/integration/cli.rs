@@ -355,12 +355,7 @@ fn info_describes_the_table() {
 
 /// A copy of the KBNK table in its own folder, with `edit` applied to its bytes.
 fn damaged(edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("kbnk.rtb");
-    let mut bytes = std::fs::read(kbnk_file()).unwrap();
-    edit(&mut bytes);
-    std::fs::write(&path, bytes).unwrap();
-    (dir, path)
+    super::common::edited_copy(&kbnk_file(), edit)
 }
 
 #[test]

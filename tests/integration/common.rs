@@ -126,6 +126,16 @@ pub fn kbnk_file() -> PathBuf {
     tables_dir().join("kbnk.rtb")
 }
 
+/// A copy of the table file `from` in a folder of its own, with `edit` applied to its bytes.
+pub fn edited_copy(from: &Path, edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(from.file_name().unwrap());
+    let mut bytes = std::fs::read(from).unwrap();
+    edit(&mut bytes);
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
 /// Runs the real `retro` executable.
 pub fn retro(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_retro"))

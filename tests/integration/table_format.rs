@@ -6,21 +6,11 @@ use std::path::{Path, PathBuf};
 
 use retro::table::Header;
 
-use super::common::{kbnk_file, retro, stderr, stdout};
+use super::common::{edited_copy, kbnk_file, retro, stderr, stdout};
 
 /// A copy of the shared KBNK table in its own folder, with `edit` applied to its bytes.
 fn edited(edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
     edited_copy(&kbnk_file(), edit)
-}
-
-/// A copy of the table file `from` in a folder of its own, with `edit` applied to its bytes.
-fn edited_copy(from: &Path, edit: impl FnOnce(&mut Vec<u8>)) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(from.file_name().unwrap());
-    let mut bytes = std::fs::read(from).unwrap();
-    edit(&mut bytes);
-    std::fs::write(&path, bytes).unwrap();
-    (dir, path)
 }
 
 /// The header of `bytes`, changed by `f` and written back with a valid checksum.
