@@ -1,12 +1,13 @@
 //! Gomoku benchmark: the proof search on hand-built positions whose win starts with a quiet
-//! move, then (when given) the validation of strategy files with their repairs.
+//! move, then (when given) the validation of strategy files with their repairs, and the
+//! ladder of re-proofs.
 //!
 //! `cargo bench --bench gomoku` runs the positions; `cargo bench --bench gomoku -- FILE...`
-//! also runs rung 1 of issue 21's ladder on each FILE (a fixed sample of its black-to-move
-//! nodes at stone 16, the graph below each thrown away, `retro gomoku solve`'s search with
-//! 60 s each; every proof is validated), then three wrong files made from FILE, each
-//! validated as `retro gomoku validate` does by default (stopping at the first failure)
-//! and each to be refused within 10 s:
+//! also runs a sample of rung 1 of the ladder on each FILE (8 of its black-to-move nodes at
+//! stone 16, the graph below each thrown away, `retro gomoku solve`'s search with 60 s
+//! each; every proof is validated), then three wrong files made from FILE, each validated
+//! as `retro gomoku validate` does by default (stopping at the first failure) and each to
+//! be refused within 10 s:
 //!
 //! - `first move a1`: black's first move replaced by a1, the graph below it kept;
 //! - `deep move a15`: along the line that takes the reply with the largest subtree at
@@ -19,6 +20,22 @@
 //! `--repair` does), and prints wall time, holes closed and the peak resident set (`VmHWM`,
 //! so run one file per process for a per-file figure). `--no-rung1` leaves out the
 //! ladder, `--no-wrong` the wrong files, `--no-validate` the validation of FILE.
+//!
+//! `-- FILE --rung N` runs one whole rung of the ladder instead, and nothing else:
+//!
+//! | rung | nodes | time each |
+//! |---|---|---|
+//! | 1 | every distinct black-to-move node at stone 16 | 60 s |
+//! | 2 | every distinct black-to-move node at stone 12 | 600 s |
+//! | 3 | the 10 with the largest graphs below them at stone 8 | 3,600 s |
+//!
+//! one line a node (wall and CPU seconds, graph nodes, the graph below it in FILE, the
+//! moves, the verdict), then how many were proven, the median, 90th percentile and slowest
+//! wall time, and the CPU / wall ratio over the rung (how busy the cores were). Options:
+//! `--seconds S` (another time each), `--cpu-seconds S` (also stop a node after S seconds
+//! of CPU: on a shared machine wall time measures the load more than the search),
+//! `--largest N` (the N nodes with the largest graphs below them), `--from I` and `--only
+//! N` (a slice of the rung, by index), `--list` (the nodes, nothing solved).
 
 mod util;
 
@@ -27,8 +44,9 @@ use std::time::{Duration, Instant};
 use retro::gomoku::rules::limit::MoveLimit;
 use retro::gomoku::rules::position::Position;
 use retro::gomoku::search::pns::{prove, ProveConfig};
+use retro::gomoku::search::solve::Stop;
 use retro::gomoku::search::solve::{SolveConfig, Solver};
-use retro::gomoku::validate::ladder::{black_nodes_at, sample};
+use retro::gomoku::validate::ladder::{black_nodes_at, sample, LadderNode};
 use retro::gomoku::validate::strategy::{AfterBlack, AfterWhite, BlackNode, Strategy};
 use retro::gomoku::validate::{validate, Options};
 use retro::gomoku::{Color, Rules};
@@ -43,28 +61,26 @@ const QUIET: &[&str] = &[
 ];
 
 fn main() {
-    let files: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Options that take a value, and their values, are not files.
+    let valued = [
+        "--rung",
+        "--seconds",
+        "--cpu-seconds",
+        "--largest",
+        "--from",
+        "--only",
+    ];
+    let files: Vec<String> = (args.iter().enumerate())
+        .filter(|&(i, a)| {
+            !a.starts_with("--") && (i == 0 || !valued.contains(&args[i - 1].as_str()))
+        })
+        .map(|(_, a)| a.clone())
         .collect();
     let limit = MoveLimit::default();
-    println!("| position | verdict | by stone | tree nodes | seconds |");
-    println!("|---|---|---|---|---|");
-    for text in QUIET {
-        let Ok(pos) = Position::parse(text, 5, Rules::Standard) else {
-            println!("| {text} | bad position | | | |");
-            continue;
-        };
-        let cfg = ProveConfig::new(Rules::Standard, limit.black_moves);
-        let t = Instant::now();
-        let r = prove(&pos.board, Color::Black, pos.black_to_move(), cfg);
-        println!(
-            "| {text} | {} | {} | {} | {:.2} |",
-            if r.proven { "proven" } else { "not proven" },
-            r.by_stone,
-            r.tree_nodes,
-            t.elapsed().as_secs_f64()
-        );
+    let rung: Option<u32> = option("--rung");
+    if rung.is_none() {
+        quiet_positions(limit);
     }
     if files.is_empty() {
         println!(
@@ -87,8 +103,20 @@ fn main() {
             println!("{file}: cannot parse");
             continue;
         };
+        if let Some(r) = rung {
+            whole_rung(&s, r);
+            continue;
+        }
         if !no_rung1 {
-            rung1(&s);
+            let nodes = sample(&black_nodes_at(&s, 16), 8);
+            ladder(
+                &s,
+                "rung 1 sample (stone 16)",
+                &nodes,
+                0,
+                60.0,
+                f64::INFINITY,
+            );
         }
         if !no_wrong {
             wrong_files(&s);
@@ -107,6 +135,28 @@ fn main() {
             report.failures.len(),
             t.elapsed().as_secs_f64(),
             util::peak_mib().unwrap_or(0.0)
+        );
+    }
+}
+
+/// The proof search on each of [`QUIET`]: a line each.
+fn quiet_positions(limit: MoveLimit) {
+    println!("| position | verdict | by stone | tree nodes | seconds |");
+    println!("|---|---|---|---|---|");
+    for text in QUIET {
+        let Ok(pos) = Position::parse(text, 5, Rules::Standard) else {
+            println!("| {text} | bad position | | | |");
+            continue;
+        };
+        let cfg = ProveConfig::new(Rules::Standard, limit.black_moves);
+        let t = Instant::now();
+        let r = prove(&pos.board, Color::Black, pos.black_to_move(), cfg);
+        println!(
+            "| {text} | {} | {} | {} | {:.2} |",
+            if r.proven { "proven" } else { "not proven" },
+            r.by_stone,
+            r.tree_nodes,
+            t.elapsed().as_secs_f64()
         );
     }
 }
@@ -202,27 +252,104 @@ fn wrong_files(s: &Strategy) {
     }
 }
 
-/// Rung 1 of the ladder on a fixed sample of 8 stone-16 nodes of `s`: each solved with
-/// 60 s, its strategy validated (threat search only).
-fn rung1(s: &Strategy) {
+/// The value of option `name` (`--seconds 60`), if given and well formed; a malformed one
+/// stops the bench.
+fn option<T: std::str::FromStr>(name: &str) -> Option<T> {
+    let args: Vec<String> = std::env::args().collect();
+    let i = args.iter().position(|a| a == name)?;
+    match args.get(i + 1).map(|v| v.parse()) {
+        Some(Ok(v)) => Some(v),
+        _ => {
+            eprintln!("{name} needs a number");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Rung `rung` of the ladder on `s`, as the module documentation says.
+fn whole_rung(s: &Strategy, rung: u32) {
+    let (stones, seconds, largest) = match rung {
+        1 => (16, 60.0, usize::MAX),
+        2 => (12, 600.0, usize::MAX),
+        3 => (8, 3600.0, 10),
+        _ => {
+            eprintln!("--rung is 1, 2 or 3");
+            std::process::exit(2);
+        }
+    };
+    let mut nodes = black_nodes_at(s, stones);
+    let largest = option("--largest").unwrap_or(largest);
+    if largest < nodes.len() {
+        // The largest graphs below, kept in file order.
+        let mut sizes: Vec<u64> = nodes.iter().map(|n| n.below).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let cut = sizes[largest - 1];
+        let mut kept = 0;
+        nodes.retain(|n| {
+            let keep = n.below >= cut && kept < largest;
+            kept += keep as usize;
+            keep
+        });
+    }
+    let from = option("--from").unwrap_or(0);
+    let only = option("--only").unwrap_or(usize::MAX);
+    let nodes: Vec<LadderNode> = nodes.into_iter().skip(from).take(only).collect();
+    if std::env::args().any(|a| a == "--list") {
+        for (i, n) in nodes.iter().enumerate() {
+            println!("{:3} {}\t{}", from + i, moves_of(s, n), n.below);
+        }
+        return;
+    }
+    let seconds = option("--seconds").unwrap_or(seconds);
+    let cpu_limit = option("--cpu-seconds").unwrap_or(f64::INFINITY);
+    let title = format!("rung {rung} (stone {stones})");
+    ladder(s, &title, &nodes, from, seconds, cpu_limit);
+}
+
+/// A node's moves from the strategy's start.
+fn moves_of(s: &Strategy, n: &LadderNode) -> String {
+    let names: Vec<String> = (n.moves.iter())
+        .map(|&c| s.start.cell_name(c as usize))
+        .collect();
+    names.join(" ")
+}
+
+/// Each of `nodes` (numbered from `first`) solved again by `retro gomoku solve`'s search
+/// with `seconds` each (and at most `cpu_limit` seconds of CPU), its strategy validated
+/// (threat search only): a line each and the figures over them all.
+fn ladder(
+    s: &Strategy,
+    title: &str,
+    nodes: &[LadderNode],
+    first: usize,
+    seconds: f64,
+    cpu_limit: f64,
+) {
     let limit = s
         .max_moves
         .map_or(MoveLimit::default(), MoveLimit::from_black_moves);
     let rules = s.rules.unwrap_or(Rules::Standard);
-    let nodes = sample(&black_nodes_at(s, 16), 8);
-    println!("| rung 1 node (stone 16) | graph below | verdict | graph nodes | seconds |");
-    println!("|---|---|---|---|---|");
-    let (mut proven, mut total) = (0, 0.0);
-    for n in &nodes {
+    println!("| {title} node | wall s | CPU s | graph nodes | graph below | moves | verdict |");
+    println!("|---|---|---|---|---|---|---|");
+    let (mut proven, mut walls, mut cpu_total) = (0, Vec::new(), 0.0);
+    for (i, n) in nodes.iter().enumerate() {
         let cfg = SolveConfig {
-            time_limit: Duration::from_secs(60),
+            time_limit: Duration::from_secs_f64(seconds),
             ..SolveConfig::new(rules, limit.black_moves)
         };
         let t = Instant::now();
+        let cpu0 = util::cpu_seconds();
         let mut solver = Solver::new(&n.board, true, cfg);
-        solver.run(None);
-        let secs = t.elapsed().as_secs_f64();
-        total += secs;
+        // Short runs, so that the CPU limit is checked every half second.
+        let stop = loop {
+            let stop = solver.run(Some(Instant::now() + Duration::from_millis(500)));
+            if stop != Stop::Paused || util::cpu_seconds() - cpu0 >= cpu_limit {
+                break stop;
+            }
+        };
+        let (wall, cpu) = (t.elapsed().as_secs_f64(), util::cpu_seconds() - cpu0);
+        walls.push(wall);
+        cpu_total += cpu;
         let verdict = match solver.strategy(None) {
             Ok(st) => {
                 let opts = Options {
@@ -236,23 +363,32 @@ fn rung1(s: &Strategy) {
                     "PROOF DOES NOT VALIDATE".to_string()
                 }
             }
-            Err(_) => "not proven in 60 s".to_string(),
+            Err(_) => {
+                let st = solver.status();
+                format!("not proven ({stop:?}; root pn {} dn {})", st.pn, st.dn)
+            }
         };
-        let line: Vec<String> = n
-            .moves
-            .iter()
-            .map(|&c| s.start.cell_name(c as usize))
-            .collect();
         println!(
-            "| {} | {} | {verdict} | {} | {secs:.1} |",
-            line.join(" "),
+            "| {} | {wall:.1} | {cpu:.1} | {} | {} | {} | {verdict} |",
+            first + i,
+            solver.status().nodes,
             n.below,
-            solver.status().nodes
+            moves_of(s, n)
         );
     }
+    let wall_total: f64 = walls.iter().sum();
+    walls.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let k = ((walls.len() as f64 * q).ceil() as usize).clamp(1, walls.len().max(1));
+        walls.get(k - 1).copied().unwrap_or(0.0)
+    };
     println!(
-        "rung 1 sample: {proven} of {} proven, {:.1} s per node on average",
+        "{title}: {proven} of {} proven within {seconds} s each; wall median {:.1} s, 90th percentile {:.1} s, slowest {:.1} s; {:.0} s in all, CPU / wall {:.2}",
         nodes.len(),
-        total / nodes.len().max(1) as f64
+        at(0.5),
+        at(0.9),
+        walls.last().copied().unwrap_or(0.0),
+        wall_total,
+        cpu_total / wall_total.max(1e-9)
     );
 }

@@ -13,8 +13,9 @@
 //!   transposed node answers the same question for every parent.
 //! * **Parallel evaluation.** Creating a node runs its threat search (OR node: black to
 //!   move, a threat proof; AND node: the proof after a white pass and its zone). The new
-//!   children of one expansion are independent and are evaluated with rayon, a few at a
-//!   time: an OR node stops at the first proven child, an AND node at the first refuted one.
+//!   children of one expansion are independent: every worker takes the next one in move
+//!   order as soon as it is free (`evaluate_in_order`); an OR node stops at the first proven
+//!   child, an AND node at the first refuted one, whatever the number of workers.
 //! * **Atomic expansion.** An expansion either completes or (past the deadline) is not
 //!   recorded; children evaluated before the deadline stay in the table for the next try.
 //!   So a node's children are always every candidate or reply it was given (or stop at a
@@ -217,7 +218,7 @@ fn budget(cfg: &SolveConfig, board: &Board) -> u32 {
 /// A new node, evaluated by the rules of `node_eval.rs` (black to move when `or`), with
 /// its initial numbers: an open OR node costs `cost`, an AND node `cost` times its
 /// [`reply_weight`].
-fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> (Eval, (u64, u64)) {
+fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> Evaluated {
     let budget = budget(cfg, board);
     let e = if or {
         let (mut searches, mut nodes) = (0, 0);
@@ -242,6 +243,55 @@ fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> (Eval, (u6
     };
     let numbers = e.numbers(open);
     (e, numbers)
+}
+
+/// A new node's evaluation and its initial (proof, disproof) numbers.
+type Evaluated = (Eval, (u64, u64));
+
+/// The new children `fresh` of a node (`or`: black to move there), evaluated on every
+/// worker, each worker taking the next child in move order as it finishes one: no worker
+/// waits for another until the last child is taken. A child that decides its parent (a
+/// proven one under an OR node, a refuted one under an AND node) ends the taking; the
+/// children taken after it are evaluated and dropped, so what comes back, and so the graph,
+/// does not depend on the number of workers or on which finished first: every child up to
+/// the first deciding one in move order, or every child. `false` with the children
+/// evaluated before `deadline` passed (a prefix in move order: a child taken is always
+/// finished) when it stopped the taking first. (The threat searches of the children dropped
+/// are not counted in the solver's figures, which so stay the same from run to run.)
+fn evaluate_in_order(
+    fresh: &[(u16, Board)],
+    or: bool,
+    cfg: &SolveConfig,
+    root_blacks: u32,
+    deadline: Instant,
+) -> (Vec<Evaluated>, bool) {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use std::sync::OnceLock;
+    let next = AtomicUsize::new(0);
+    let first_decided = AtomicUsize::new(usize::MAX);
+    let done: Vec<OnceLock<Evaluated>> = fresh.iter().map(|_| OnceLock::new()).collect();
+    let workers = rayon::current_num_threads().clamp(1, fresh.len().max(1));
+    (0..workers).into_par_iter().for_each(|_| loop {
+        if Instant::now() >= deadline {
+            return;
+        }
+        let i = next.fetch_add(1, Relaxed);
+        if i >= fresh.len() || i > first_decided.load(Relaxed) {
+            return;
+        }
+        let b = &fresh[i].1;
+        let r = evaluate(b, !or, cfg, leaf_cost(cfg, root_blacks, b));
+        let (pn, dn) = r.1;
+        if (or && pn == 0) || (!or && dn == 0) {
+            first_decided.fetch_min(i, Relaxed);
+        }
+        let _ = done[i].set(r);
+    });
+    let cut = first_decided.into_inner();
+    let mut evals: Vec<_> = done.into_iter().map_while(OnceLock::into_inner).collect();
+    let complete = cut < evals.len() || evals.len() == fresh.len();
+    evals.truncate(cut.saturating_add(1));
+    (evals, complete)
 }
 
 impl Solver {
@@ -466,25 +516,16 @@ impl Solver {
                 ch.dn == 0
             }
         };
-        let mut stop_at = known.values().any(|&c| decided(self, c));
-        let root_blacks = self.root_blacks();
-        let chunk = 2 * rayon::current_num_threads().max(1);
-        let mut done = 0;
-        while !stop_at && done < fresh.len() {
-            if Instant::now() >= deadline {
-                return false;
-            }
-            let part = &fresh[done..(done + chunk).min(fresh.len())];
-            let evals: Vec<(Eval, (u64, u64))> = part
-                .par_iter()
-                .map(|(_, b)| evaluate(b, !or, &cfg, leaf_cost(&cfg, root_blacks, b)))
-                .collect();
-            for ((m, b), (e, numbers)) in part.iter().zip(evals) {
+        if !known.values().any(|&c| decided(self, c)) {
+            let root_blacks = self.root_blacks();
+            let (evals, complete) = evaluate_in_order(&fresh, or, &cfg, root_blacks, deadline);
+            for ((m, b), (e, numbers)) in fresh.iter().zip(evals) {
                 let c = self.push(b.key(), !or, e, numbers);
                 known.insert(*m, c);
-                stop_at |= decided(self, c);
             }
-            done += part.len();
+            if !complete {
+                return false;
+            }
         }
         // Children in move order; after a decided child the rest are not needed (an OR
         // node is proven by it, an AND node refuted).

@@ -1,6 +1,6 @@
 //! The issue-21 ladder's positions: the black-to-move nodes of a strategy graph at one
 //! stone count, to be solved again with the graph below them thrown away
-//! (`examples/gomoku_ladder.rs`, `cargo bench --bench gomoku -- FILE`).
+//! (`cargo bench --bench gomoku -- FILE [--rung N]`).
 
 use std::collections::HashSet;
 

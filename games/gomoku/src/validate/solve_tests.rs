@@ -119,6 +119,42 @@ fn a_resumed_search_ends_where_an_uninterrupted_one_does() {
     assert_validates(&resumed, Rules::Standard, 18, &b);
 }
 
+/// The graph, its counts and the strategy written are the same on one worker as on three:
+/// the children of an expansion come back in move order up to the first deciding one,
+/// whichever worker finished first (random 5x5 k = 4 positions, where children decided the
+/// moment they are made, and so workers still busy past them, are common).
+#[test]
+fn the_search_is_the_same_whatever_the_number_of_workers() {
+    let mut rng = Rng(0x5017_0003);
+    let questions: Vec<_> = (0..40)
+        .filter_map(|i| random_question(&mut rng, i, (5, 5, 4), 4))
+        .collect();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            (questions.iter())
+                .map(|q| {
+                    let cfg = small_cfg(q.rules, q.max_moves);
+                    let mut s = Solver::new(&q.board, q.black_to_move, cfg);
+                    let stop = s.run(None);
+                    let st = s.status();
+                    let json = s.strategy(None).ok().map(|s| s.to_project_json());
+                    (stop, st.nodes, st.threat_searches, st.threat_nodes, json)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = on(1);
+    assert!(
+        one.iter().any(|r| r.0 == Stop::Proven),
+        "no proof among them"
+    );
+    assert_eq!(one, on(3));
+}
+
 #[test]
 fn damaged_or_foreign_checkpoints_are_refused() {
     let b = gomoku(QUIET);
