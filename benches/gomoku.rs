@@ -278,6 +278,10 @@ fn whole_rung(s: &Strategy, rung: u32) {
     };
     let mut nodes = black_nodes_at(s, stones);
     let largest = option("--largest").unwrap_or(largest);
+    if largest == 0 {
+        eprintln!("--largest needs at least 1 node");
+        std::process::exit(2);
+    }
     if largest < nodes.len() {
         // The largest graphs below, kept in file order.
         let mut sizes: Vec<u64> = nodes.iter().map(|n| n.below).collect();
