@@ -262,6 +262,11 @@ fn solve_tier<P: Passes>(
     progress.phase(&format!("{tier}initial positions"), n as u64);
     let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
         .into_par_iter()
+        // A job a chunk: chunks differ widely in cost (the captures of some read
+        // compressed sub-tables' blocks not yet decoded), and a worker that took a run of
+        // costly chunks as one job was left to finish it alone, the other core idle for
+        // seconds (KRPvKR over compressed sub-tables: 7 s of a 16 s start).
+        .with_max_len(1)
         .map(|c| {
             let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
             let mut links = Vec::new();
