@@ -368,7 +368,17 @@ fn ladder(
             }
             Err(_) => {
                 let st = solver.status();
-                format!("not proven ({stop:?}; root pn {} dn {})", st.pn, st.dn)
+                // Where the search stands at the root: how many of black's moves tried are
+                // refuted and how many still open.
+                let tries = solver.root_tries();
+                let open = tries.iter().filter(|t| t.1 == "open").count();
+                format!(
+                    "not proven ({stop:?}; root pn {} dn {}; of {} root moves tried {open} open, {} refuted)",
+                    st.pn,
+                    st.dn,
+                    tries.len(),
+                    tries.len() - open
+                )
             }
         };
         println!(
