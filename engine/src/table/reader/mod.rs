@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
+use rayon::prelude::*;
 
 use super::cache::CacheBudget;
 use super::compressed::{self, Blocks};
@@ -136,11 +137,13 @@ impl Table {
             t.check_blocks()?;
             return Ok(t);
         }
-        for s in &t.header.sections {
-            let computed = t
-                .map
-                .checksum(s.offset, s.byte_len())
-                .map_err(|source| read_error(path, source))?;
+        // The sections at once: a table just written past the page cache is read back
+        // from the disk, which serves two reads at a time about as fast as one.
+        let computed: Vec<std::io::Result<u64>> = (t.header.sections.par_iter())
+            .map(|s| t.map.checksum(s.offset, s.byte_len()))
+            .collect();
+        for (s, computed) in t.header.sections.iter().zip(computed) {
+            let computed = computed.map_err(|source| read_error(path, source))?;
             if computed != s.checksum {
                 return Err(TableError::Checksum {
                     path: path.to_path_buf(),
