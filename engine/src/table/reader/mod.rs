@@ -137,12 +137,7 @@ impl Table {
             t.check_blocks()?;
             return Ok(t);
         }
-        // The sections at once: a table just written past the page cache is read back
-        // from the disk, which serves two reads at a time about as fast as one.
-        let computed: Vec<std::io::Result<u64>> = (t.header.sections.par_iter())
-            .map(|s| t.map.checksum(s.offset, s.byte_len()))
-            .collect();
-        for (s, computed) in t.header.sections.iter().zip(computed) {
+        for (s, computed) in t.header.sections.iter().zip(t.section_checksums()) {
             let computed = computed.map_err(|source| read_error(path, source))?;
             if computed != s.checksum {
                 return Err(TableError::Checksum {
@@ -373,10 +368,15 @@ impl Table {
         }
     }
 
-    /// The payload checksum of section `s` as the file now reads; `None` if it cannot be
-    /// read (a file read at positions that shrank since it was opened).
-    fn section_checksum(&self, s: &super::SectionInfo) -> Option<u64> {
-        self.map.checksum(s.offset, s.byte_len()).ok()
+    /// The payload checksum of each section as the file now reads, in the header's order,
+    /// the sections read at once: a table just written past the page cache is read back
+    /// from the disk, and two sections read together took about a sixth less time than one
+    /// after the other (KRPvKR, 1.6 GB, page cache dropped). An error where a section
+    /// cannot be read (a file read at positions that shrank since it was opened).
+    fn section_checksums(&self) -> Vec<std::io::Result<u64>> {
+        (self.header.sections.par_iter())
+            .map(|s| self.map.checksum(s.offset, s.byte_len()))
+            .collect()
     }
 
     /// Recompute the payload checksums (a compressed table's block checksums, and that
@@ -395,12 +395,10 @@ impl Table {
                 ChecksumStatus::Mismatch(bad)
             };
         }
-        let bad: Vec<String> = self
-            .header
-            .sections
-            .iter()
-            .filter(|s| self.section_checksum(s) != Some(s.checksum))
-            .map(|s| s.name.clone())
+        let bad: Vec<String> = (self.header.sections.iter())
+            .zip(self.section_checksums())
+            .filter(|(s, computed)| computed.as_ref().ok() != Some(&s.checksum))
+            .map(|(s, _)| s.name.clone())
             .collect();
         if bad.is_empty() {
             ChecksumStatus::Ok
