@@ -40,9 +40,10 @@ def generate_table(retro, out, name, threads, compress, *dependencies):
     budget = worker.state.total_resources.get(MEMORY)
     cmd = [retro, "generate", "chess", name, "--out", out]
     if compress is not None:
-        # Each table compressed once made, one side to move, at the level asked for: the
-        # files `retro generate --compress` leaves at the end of a run on one machine.
-        cmd += ["--compress", "--level", str(compress)]
+        # Each table compressed once made, one side to move, at the level asked for (0:
+        # retro's default for the table's metric): the files `retro generate --compress`
+        # leaves at the end of a run on one machine.
+        cmd += ["--compress"] + (["--level", str(compress)] if compress else [])
     if threads:
         cmd += ["--threads", str(threads)]
     if budget:
@@ -234,9 +235,9 @@ def main():
     r.add_argument("materials", nargs="*", help="materials (KQvKR ...) and their sub-tables")
     r.add_argument("--metric", choices=["dtm", "dtz", "both"], default="dtm",
                    help="which tables of each material, as `retro generate --metric`")
-    r.add_argument("--compress", type=int, nargs="?", const=16, default=None, metavar="LEVEL",
+    r.add_argument("--compress", type=int, nargs="?", const=0, default=None, metavar="LEVEL",
                    help="leave each table compressed only, as `retro generate --compress` "
-                        "(zstd level, default 16)")
+                        "(zstd level; default: retro's, 14 for DTM and 15 for DTZ tables)")
     r.add_argument("--threads", type=int, default=None,
                    help="threads of each retro generate (default: all the worker's cores)")
     r.add_argument("--retries", type=int, default=2,

@@ -24,10 +24,11 @@ pub struct CompressArgs {
     /// games) keeps both, for the fastest probes.
     #[arg(long, value_enum)]
     pub sides: Option<SidesArg>,
-    /// zstd level, 1 (fastest) to 19 (smallest). The 35 DTZ tables of up to 4 pieces: 5.5
-    /// MB at 16 in 58 s of CPU, 7.2 MB at 9 in 8 s.
-    #[arg(long, default_value_t = compressed::LEVEL, value_parser = level)]
-    pub level: i32,
+    /// zstd level, 1 (fastest) to 19 (smallest) [default: 14 for distance to mate, 15 for
+    /// DTZ tables]. The 35 DTZ tables of up to 4 pieces: 5.5 MB at 16 in 58 s of CPU, 7.2
+    /// MB at 9 in 8 s.
+    #[arg(long, value_parser = level)]
+    pub level: Option<i32>,
 }
 
 /// A zstd level within [`compressed::LEVELS`].
@@ -111,7 +112,7 @@ pub fn compress_one(
     file: &Path,
     threads: Option<usize>,
     sides: Option<SidesArg>,
-    level: i32,
+    level: Option<i32>,
     say: bool,
 ) -> Result<(u64, u64)> {
     let table = Table::open(file)?;
@@ -130,6 +131,7 @@ pub fn compress_one(
     };
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
+    let level = level.unwrap_or_else(|| compressed::default_level(table.metric()));
     let bar = say.then(Bar::new);
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || {

@@ -74,14 +74,23 @@ pub struct Options {
 /// How a set's tables are compressed.
 #[derive(Clone, Copy, Debug)]
 pub struct Compress {
-    /// zstd level of the final form (see [`compressed::LEVELS`]).
-    pub level: i32,
+    /// zstd level of the final form (see [`compressed::LEVELS`]); `None`: each table's
+    /// metric's ([`compressed::default_level`]).
+    pub level: Option<i32>,
     /// Keep the dense files beside the compressed ones.
     pub keep_dense: bool,
     /// Compress the dense tables of the set already there too (`retro generate
     /// --compress`); otherwise only the tables made now are, and tables found are kept as
     /// they are (`retro serve`).
     pub found_too: bool,
+}
+
+impl Compress {
+    /// The level of `table`'s final form.
+    fn final_level(&self, table: &Table) -> i32 {
+        self.level
+            .unwrap_or_else(|| compressed::default_level(table.metric()))
+    }
 }
 
 /// The time a run has taken so far, and the time it should still take, from the positions
@@ -366,12 +375,12 @@ fn settle(
         // the fast level that weighs them, until nothing left to make reads it (`trim`).
         // Kept dense, it is read from its dense file: its final form at once (as it is
         // where the final form keeps both sides).
+        let table = Table::open(&dense)?;
         let (sides, level) = if read_later && !c.keep_dense && set.sides() == Sides::One {
             (Sides::Both, compressed::TRIAL_LEVEL)
         } else {
-            (set.sides(), c.level)
+            (set.sides(), c.final_level(&table))
         };
-        let table = Table::open(&dense)?;
         let bar = report.bar();
         let t = Instant::now();
         let made = with_threads(threads, || {
@@ -412,7 +421,8 @@ fn trim(
     set.release(k);
     let table = Table::open_unverified(&small)?;
     let bar = report.bar();
-    let trimmed = with_threads(threads, || compressed::trim(&table, dir, c.level, &bar))??;
+    let level = c.final_level(&table);
+    let trimmed = with_threads(threads, || compressed::trim(&table, dir, level, &bar))??;
     bar.iter().for_each(Bar::finish);
     if let Some(compressed) = &trimmed {
         say(report, Event::Trimmed { compressed })?;

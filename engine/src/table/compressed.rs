@@ -84,10 +84,20 @@ pub const EXTENSION: &str = "rtbc";
 /// Slots per block: 256 KiB of values, decoded in a few hundred microseconds, once (the
 /// cache keeps them). Against 65,536 slots, KQRvKR sampled 1.6 % smaller.
 pub const BLOCK_SLOTS: u32 = 1 << 18;
-/// zstd level by default. Measured on the 35 DTZ tables of up to 4 pieces: 9 gives 7.2 MB
-/// in 8 s of CPU, 12 6.6 MB in 27 s, 16 5.5 MB in 58 s, 19 5.4 MB in 109 s; decoding speed
-/// hardly depends on it. The level is not recorded: zstd's frames decode whatever it was.
-pub const LEVEL: i32 = 16;
+/// zstd level by default, per metric: where the next level down costs a few per cent of
+/// bytes for a third to a half less CPU, a whole set is worth the time. Measured on
+/// KQRvKR and KRPvKR (one side to move; user CPU of `retro compress --threads 2`, weighing
+/// included): DTM at 16 takes 23.5 s and 91 s, at 14 13.3 s and 48 s for 5.0 % and 3.7 %
+/// more bytes (at 9, 18 to 25 % more); DTZ at 16 22.7 s and 108 s, at 15 15.3 s and 67 s
+/// for 1.4 % and 2.6 % more (at 14, 8 to 10 % more, which the DTZ set's size cannot take).
+/// Decoding speed hardly depends on the level, and it is not recorded: zstd's frames
+/// decode whatever it was.
+pub fn default_level(metric: Metric) -> i32 {
+    match metric {
+        Metric::Dtm => 14,
+        Metric::Dtz => 15,
+    }
+}
 /// The levels a caller may ask for (zstd's own range, less its fast negative levels).
 pub const LEVELS: std::ops::RangeInclusive<i32> = 1..=19;
 
