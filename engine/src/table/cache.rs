@@ -173,7 +173,7 @@ impl BlockCache {
 
     /// Keep block `b`'s values, evicting other blocks of the budget if it is full (a block
     /// larger than the whole budget is not kept).
-    pub fn offer(&self, b: usize, data: Vec<u8>) {
+    pub fn offer(&self, b: usize, data: impl Into<Arc<[u8]>>) {
         let Some(place) = self.places.get(b) else {
             return;
         };
@@ -181,6 +181,7 @@ impl BlockCache {
         if place.data().is_some() {
             return;
         }
+        let data = data.into();
         let n = data.len();
         // Room is made before the block is placed, and never while a place is locked:
         // evicting locks other places.
@@ -193,7 +194,7 @@ impl BlockCache {
             self.budget.held.fetch_sub(n, Relaxed);
             return;
         }
-        *held = Some(data.into());
+        *held = Some(data);
         drop(held);
         place.used.store(false, Relaxed);
         (self.budget.clock()).push_back((Arc::downgrade(&self.places), b));
