@@ -494,9 +494,9 @@ impl Blocks {
                     Vec::new(),
                 )),
             };
-            // Decoded into the thread's scratch (room for `want` and no more: a frame that
-            // decodes to more fails), then copied, or transposed, into the block's own
-            // buffer: one pass over the block after zstd's.
+            // Decoded into the thread's scratch (a frame that decodes to more or fewer
+            // bytes than `want` is refused), then copied, or transposed, into the block's
+            // own buffer: one pass over the block after zstd's.
             scratch.clear();
             scratch.reserve(want);
             let n = context
