@@ -122,7 +122,7 @@ fn main() -> anyhow::Result<()> {
                 &table,
                 small.path(),
                 retro::table::compressed::Sides::One,
-                retro::table::compressed::default_level(table.metric()),
+                None,
                 &Silent,
             )?;
             dense_bytes += c.dense_bytes;

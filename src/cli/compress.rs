@@ -131,7 +131,6 @@ pub fn compress_one(
     };
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
-    let level = level.unwrap_or_else(|| compressed::default_level(table.metric()));
     let bar = say.then(Bar::new);
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || {

@@ -44,7 +44,8 @@ pub(super) fn compressed_dir() -> &'static Path {
                 return;
             }
             let table = Table::open(&dense).unwrap();
-            let c = compressed::compress(&table, dir.path(), Sides::One, LEVEL, &Silent).unwrap();
+            let c =
+                compressed::compress(&table, dir.path(), Sides::One, Some(LEVEL), &Silent).unwrap();
             assert!(c.dropped.is_some(), "{m}: one side dropped");
         });
         dir

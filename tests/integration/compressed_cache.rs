@@ -87,7 +87,7 @@ fn copy_kqvkr(dir: &Path) {
         &dense,
         dir,
         Sides::Both,
-        super::compressed::LEVEL,
+        Some(super::compressed::LEVEL),
         &retro::progress::Silent,
     )
     .unwrap();

@@ -65,7 +65,7 @@ fn the_set_made_compressed_is_the_dense_set_compressed() {
         assert!(small.drops_a_section(), "{m}: one side to move");
         let out = tempfile::tempdir().unwrap();
         let dense = Table::open(&chess_all4().join(format!("{m}.rtb"))).unwrap();
-        let c = compressed::compress(&dense, out.path(), Sides::One, level, &Silent).unwrap();
+        let c = compressed::compress(&dense, out.path(), Sides::One, Some(level), &Silent).unwrap();
         assert!(
             std::fs::read(c.path).unwrap() == std::fs::read(dir.join(format!("{m}.rtbc"))).unwrap(),
             "{m}: trimmed from both sides, the bytes compressed from one"
@@ -178,15 +178,21 @@ fn a_file_of_both_sides_trims_to_the_bytes_compressed_from_the_dense_table() {
     let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
     let level = retro::serve::DEFAULT_SET_LEVEL;
     let one = tempfile::tempdir().unwrap();
-    let want = compressed::compress(&dense, one.path(), Sides::One, level, &Silent).unwrap();
+    let want = compressed::compress(&dense, one.path(), Sides::One, Some(level), &Silent).unwrap();
     let want = std::fs::read(want.path).unwrap();
     for both_at in [compressed::TRIAL_LEVEL, level] {
         let both = tempfile::tempdir().unwrap();
-        let c = compressed::compress(&dense, both.path(), Sides::Both, both_at, &Silent).unwrap();
+        let c =
+            compressed::compress(&dense, both.path(), Sides::Both, Some(both_at), &Silent).unwrap();
         let out = tempfile::tempdir().unwrap();
-        let trimmed = compressed::trim(&Table::open(&c.path).unwrap(), out.path(), level, &Silent)
-            .unwrap()
-            .expect("two sections, one may go");
+        let trimmed = compressed::trim(
+            &Table::open(&c.path).unwrap(),
+            out.path(),
+            Some(level),
+            &Silent,
+        )
+        .unwrap()
+        .expect("two sections, one may go");
         assert!(
             std::fs::read(trimmed.path).unwrap() == want,
             "both sides at level {both_at}, trimmed"

@@ -85,14 +85,6 @@ pub struct Compress {
     pub found_too: bool,
 }
 
-impl Compress {
-    /// The level of `table`'s final form.
-    fn final_level(&self, table: &Table) -> i32 {
-        self.level
-            .unwrap_or_else(|| compressed::default_level(table.metric()))
-    }
-}
-
 /// The time a run has taken so far, and the time it should still take, from the positions
 /// made so far and those left.
 #[derive(Clone, Copy, Debug)]
@@ -375,12 +367,12 @@ fn settle(
         // the fast level that weighs them, until nothing left to make reads it (`trim`).
         // Kept dense, it is read from its dense file: its final form at once (as it is
         // where the final form keeps both sides).
-        let table = Table::open(&dense)?;
         let (sides, level) = if read_later && !c.keep_dense && set.sides() == Sides::One {
-            (Sides::Both, compressed::TRIAL_LEVEL)
+            (Sides::Both, Some(compressed::TRIAL_LEVEL))
         } else {
-            (set.sides(), c.final_level(&table))
+            (set.sides(), c.level)
         };
+        let table = Table::open(&dense)?;
         let bar = report.bar();
         let t = Instant::now();
         let made = with_threads(threads, || {
@@ -421,8 +413,7 @@ fn trim(
     set.release(k);
     let table = Table::open_unverified(&small)?;
     let bar = report.bar();
-    let level = c.final_level(&table);
-    let trimmed = with_threads(threads, || compressed::trim(&table, dir, level, &bar))??;
+    let trimmed = with_threads(threads, || compressed::trim(&table, dir, c.level, &bar))??;
     bar.iter().for_each(Bar::finish);
     if let Some(compressed) = &trimmed {
         say(report, Event::Trimmed { compressed })?;

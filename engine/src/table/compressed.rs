@@ -754,14 +754,14 @@ pub trait Source: Sync {
 }
 
 /// Compress the dense table `table` into `dir/<name>.rtbc` at zstd level `level` (see
-/// [`LEVELS`]), written to a temporary file and renamed, as dense tables are. Every block
+/// [`LEVELS`]; `None`: its metric's, [`default_level`]), written to a temporary file and renamed, as dense tables are. Every block
 /// is first compressed at [`TRIAL_LEVEL`] in both forms, which chooses its form and, with
 /// [`Sides::One`], the section dropped; then the blocks kept are compressed at `level`.
 pub fn compress(
     table: &impl Source,
     dir: &Path,
     sides: Sides,
-    level: i32,
+    level: Option<i32>,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     let path = table.path().to_path_buf();
@@ -771,6 +771,7 @@ pub fn compress(
     };
     let header = table.header().clone();
     let metric = table.metric();
+    let level = level.unwrap_or_else(|| default_level(metric));
     let symbols = Symbols::of(&header, metric);
     let width = symbols.width();
     let records: Vec<std::borrow::Cow<'_, [u8]>> = (header.sections.iter())
@@ -812,7 +813,8 @@ pub fn compress(
     made.write(&header, dropped, dir, table.file_len())
 }
 
-/// The file storing one side to move, at zstd level `level`, made from `table`, a
+/// The file storing one side to move, at zstd level `level` (`None`: its metric's), made
+/// from `table`, a
 /// compressed table storing both: the same bytes as [`compress`] with [`Sides::One`]
 /// writes from the dense table (the blocks are weighed, or taken as weighed where the
 /// file was written at [`TRIAL_LEVEL`], and the kept ones decoded and compressed again, as
@@ -821,9 +823,10 @@ pub fn compress(
 pub fn trim(
     table: &impl Source,
     dir: &Path,
-    level: i32,
+    level: Option<i32>,
     progress: &dyn Progress,
 ) -> Result<Option<Compressed>, TableError> {
+    let level = level.unwrap_or_else(|| default_level(table.metric()));
     let Some(blocks) = table.blocks() else {
         return Ok(None);
     };
