@@ -70,7 +70,8 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).root_width, value_parser = super::whole(0, MAX_CELLS))]
     pub root_width: usize,
     /// Nodes of each threat search, 1 to the validator's 2,000,000 (which must find the
-    /// same proofs again).
+    /// same proofs again). A new position's first search stops at 100,000 (or this, if
+    /// smaller) and goes on to this limit only when the search chooses the position.
     #[arg(long, default_value_t = SolveConfig::new(Rules::Standard, 0).threat.node_limit, value_parser = super::whole(1, VALIDATOR_NODES))]
     pub leaf_nodes: u64,
     /// Initial proof number added per black move below the root, 0 to 1,000,000: favours

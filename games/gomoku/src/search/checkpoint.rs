@@ -2,9 +2,9 @@
 //! writer replaces it whole, through `retro_engine::atomic`, so a kill at any moment
 //! leaves either the old checkpoint or the new one, never half of one).
 //!
-//! Layout (little-endian): the magic `RGSOLVE2`; the question, as lines `name=value` (board
-//! size, `k`, rules, move limit, the threat search's options, the search's widths and
-//! depth cost, the root's bitboards, who moves); counters; then per node its bitboards,
+//! Layout (little-endian): the magic `RGSOLVE3`; the question, as lines `name=value` (board
+//! size, `k`, rules, move limit, the threat search's options and its first limit, the
+//! search's widths and depth cost, the root's bitboards, who moves); counters; then per node its bitboards,
 //! flags, numbers, how it was settled, its replies and children; last the xxh3-64 of
 //! everything before it. A file whose question differs from the one asked is refused,
 //! naming the first difference: its nodes were evaluated for another position or other
@@ -22,10 +22,10 @@ use crate::rules::board::{Board, Key, Rules};
 
 use super::solve::{How, Node, SolveConfig, Solver};
 
-const MAGIC: &[u8; 8] = b"RGSOLVE2";
-/// The magic of the first format, whose question left out the search's widths and depth
-/// cost.
-const MAGIC_1: &[u8; 8] = b"RGSOLVE1";
+const MAGIC: &[u8; 8] = b"RGSOLVE3";
+/// The magics of earlier formats: the first's question left out the search's widths and
+/// depth cost, the second's the first threat searches' limit (its search deferred none).
+const OLD_MAGICS: [&[u8; 8]; 2] = [b"RGSOLVE1", b"RGSOLVE2"];
 
 /// Why a checkpoint cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +75,10 @@ fn question(board: &Board, black_to_move: bool, cfg: &SolveConfig) -> Vec<(Strin
         ),
         ("black moves limit", cfg.max_moves.to_string()),
         ("threat-search nodes", t.node_limit.to_string()),
+        (
+            "first threat-search nodes",
+            cfg.first_leaf_nodes.to_string(),
+        ),
         (
             "threat-search options",
             format!(
@@ -138,6 +142,7 @@ fn how_code(h: How) -> (u8, u32) {
         How::Zone(m) => (3, m),
         How::AllReplies => (4, 0),
         How::Dead => (5, 0),
+        How::Deferred => (6, 0),
     }
 }
 
@@ -149,6 +154,7 @@ fn how_of(tag: u8, m: u32) -> Result<How, CheckpointError> {
         3 => How::Zone(m),
         4 => How::AllReplies,
         5 => How::Dead,
+        6 => How::Deferred,
         _ => return Err(corrupt("unknown node kind")),
     })
 }
@@ -214,9 +220,9 @@ impl Solver {
         black_to_move: bool,
         cfg: SolveConfig,
     ) -> Result<Solver, CheckpointError> {
-        if bytes.starts_with(MAGIC_1) {
+        if OLD_MAGICS.iter().any(|m| bytes.starts_with(*m)) {
             return Err(corrupt(
-                "written by an older retro, without the search's options to check",
+                "written by an older retro, whose search differs (start again with --fresh)",
             ));
         }
         if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {

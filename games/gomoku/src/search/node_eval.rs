@@ -27,6 +27,10 @@ pub(crate) enum How {
     AllReplies,
     /// No proof here (defender wins first, budget spent, or no candidate).
     Dead,
+    /// The node's threat search (an OR node's own, an AND node's pass proof) gave up at a
+    /// first, smaller node limit: open, and searched again with the full limit when the
+    /// node is first chosen for expansion (an AND node's replies are fixed only then).
+    Deferred,
 }
 
 impl How {

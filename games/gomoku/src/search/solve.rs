@@ -62,6 +62,10 @@ pub struct SolveConfig {
     pub time_limit: Duration,
     /// Initial proof number added per black move below the root (ordering only).
     pub depth_cost: u64,
+    /// Nodes of a new node's first threat search: one that gives up there is searched
+    /// again with `threat.node_limit` only when the node is chosen for expansion
+    /// ([`How::Deferred`]). At least `threat.node_limit`: every search is full at once.
+    pub first_leaf_nodes: u64,
 }
 
 impl SolveConfig {
@@ -90,6 +94,13 @@ impl SolveConfig {
             // 8 of 426 unproven in 60 s; 4 proves 3 of the 4 tried of those, and the
             // slowest proven one 5x faster (README "Gomoku: solve").
             depth_cost: 4,
+            // Measured (2 cores) on the ladder's `h8 i9 g9 i7 g10 i10 i8 g8 h9 f11 h10 h11
+            // i11 f8 k8`, where 1,756 of 23,000 OR nodes' searches and most failing pass
+            // proofs ran to the full limit (a third of the CPU) for nodes the search never
+            // chose again: every search full at once 213 s wall (357 s CPU); first 100,000
+            // 145 s (230 s); first 50,000 157 s (225 s), but rung 1's slowest node took 50 s
+            // instead of 31 s; first 20,000 278 s.
+            first_leaf_nodes: 100_000,
         }
     }
 }
@@ -207,23 +218,41 @@ fn reply_weight(how: How, replies: usize) -> u64 {
     if how == How::AllReplies {
         return replies as u64;
     }
+    if how == How::Deferred {
+        // Between a zone's weight (5 to 8 for 20 to 200 replies) and every empty cell's
+        // (about 200): most pass proofs that give up at the first limit fail at the full
+        // one too, and a node is only searched again once its weight is the lowest.
+        return DEFERRED_WEIGHT;
+    }
     u64::from(usize::BITS - replies.leading_zeros()).max(1)
 }
+
+/// Deferred nodes searched again together (see [`Solver::search_fully`]).
+const FULL_BATCH: usize = 4;
+
+/// A deferred AND node's weight (see [`reply_weight`]).
+const DEFERRED_WEIGHT: u64 = 16;
 
 /// Black stones still allowed on `board`.
 fn budget(cfg: &SolveConfig, board: &Board) -> u32 {
     cfg.max_moves.saturating_sub(board.count(Color::Black))
 }
 
-/// A new node, evaluated by the rules of `node_eval.rs` (black to move when `or`), with
-/// its initial numbers: an open OR node costs `cost`, an AND node `cost` times its
-/// [`reply_weight`].
-fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> Evaluated {
+/// A new node, evaluated by the rules of `node_eval.rs` (black to move when `or`) with
+/// threat searches of `limit` nodes, and its initial numbers: an open OR node costs `cost`,
+/// an AND node `cost` times its [`reply_weight`]. Below the full limit, a search that gives
+/// up leaves the node [`How::Deferred`].
+fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64, limit: u64) -> Evaluated {
     let budget = budget(cfg, board);
-    let e = if or {
+    let threat = SearchConfig {
+        node_limit: limit.min(cfg.threat.node_limit),
+        ..cfg.threat
+    };
+    let partial = threat.node_limit < cfg.threat.node_limit;
+    let mut e = if or {
         let (mut searches, mut nodes) = (0, 0);
         let how = eval_or(board, Color::Black, cfg.rules, budget, || {
-            let p = prove_win_with(board, Color::Black, cfg.rules, budget, cfg.threat);
+            let p = prove_win_with(board, Color::Black, cfg.rules, budget, threat);
             (searches, nodes) = (1, p.nodes);
             p.proven.then_some(p.attacker_moves)
         });
@@ -234,8 +263,14 @@ fn evaluate(board: &Board, or: bool, cfg: &SolveConfig, cost: u64) -> Evaluated 
             nodes,
         }
     } else {
-        eval_and(board, Color::Black, cfg.rules, budget, cfg.threat)
+        eval_and(board, Color::Black, cfg.rules, budget, threat)
     };
+    // A search that gave up (it counts one node past its limit) may succeed with more.
+    let gave_up = e.nodes > threat.node_limit;
+    if partial && gave_up && matches!(e.how, How::Open | How::AllReplies) {
+        e.how = How::Deferred;
+        e.replies.clear();
+    }
     let open = if or {
         cost
     } else {
@@ -280,7 +315,13 @@ fn evaluate_in_order(
             return;
         }
         let b = &fresh[i].1;
-        let r = evaluate(b, !or, cfg, leaf_cost(cfg, root_blacks, b));
+        let r = evaluate(
+            b,
+            !or,
+            cfg,
+            leaf_cost(cfg, root_blacks, b),
+            cfg.first_leaf_nodes,
+        );
         let (pn, dn) = r.1;
         if (or && pn == 0) || (!or && dn == 0) {
             first_decided.fetch_min(i, Relaxed);
@@ -299,7 +340,7 @@ impl Solver {
     pub fn new(board: &Board, black_to_move: bool, cfg: SolveConfig) -> Solver {
         let t0 = Instant::now();
         let mut s = Solver::new_empty(board, cfg);
-        let (e, numbers) = evaluate(board, black_to_move, &cfg, 1);
+        let (e, numbers) = evaluate(board, black_to_move, &cfg, 1, cfg.threat.node_limit);
         s.root = s.push(board.key(), black_to_move, e, numbers);
         // The root's threat search is part of the work reported.
         s.elapsed_here = t0.elapsed();
@@ -461,6 +502,9 @@ impl Solver {
     /// Expands a node; `false` (nothing recorded but the children evaluated so far, kept
     /// in the table) when `deadline` passes first.
     fn expand(&mut self, id: u32, deadline: Instant) -> bool {
+        if self.nodes[id as usize].how == How::Deferred && !self.search_fully(id) {
+            return true;
+        }
         let node = &self.nodes[id as usize];
         let mut board = board_of(&self.empty, &node.key);
         let or = node.or;
@@ -544,6 +588,58 @@ impl Solver {
         n.children = children;
         n.expanded = true;
         true
+    }
+
+    /// A deferred node's threat search again, with the full limit, and with it (on the
+    /// other workers) those of the deferred children after it under its parent (when it
+    /// has one), at most [`FULL_BATCH`] in all: under a white node, replies that node needs
+    /// every one of, which the search would choose next; under a black node, the next
+    /// candidates, whose numbers it compares next. The batch does not depend on the number
+    /// of workers, so neither does the graph. `true` when `id` is still open and an OR node
+    /// (to be expanded now); `false` when it is settled, or an AND node whose replies (and
+    /// so its proof number) are only now known, for the search to choose again.
+    fn search_fully(&mut self, id: u32) -> bool {
+        let mut batch = vec![id];
+        let n = &self.nodes[id as usize];
+        if let [p] = n.parents[..] {
+            let siblings = &self.nodes[p as usize].children;
+            let after = siblings.iter().skip_while(|&&(_, c)| c != id).skip(1);
+            batch.extend(
+                after
+                    .map(|&(_, c)| c)
+                    .filter(|&c| self.nodes[c as usize].how == How::Deferred)
+                    .take(FULL_BATCH - 1),
+            );
+        }
+        let root_blacks = self.root_blacks();
+        let cfg = self.cfg;
+        let boards: Vec<(u32, bool, Board)> = batch
+            .iter()
+            .map(|&c| {
+                let n = &self.nodes[c as usize];
+                (c, n.or, board_of(&self.empty, &n.key))
+            })
+            .collect();
+        let results: Vec<Evaluated> = boards
+            .par_iter()
+            .map(|(_, or, b)| {
+                let cost = leaf_cost(&cfg, root_blacks, b);
+                evaluate(b, *or, &cfg, cost, cfg.threat.node_limit)
+            })
+            .collect();
+        for (&(c, _, _), (e, (pn, dn))) in boards.iter().zip(results) {
+            self.threat_searches += e.searches;
+            self.threat_nodes += e.nodes;
+            let n = &mut self.nodes[c as usize];
+            n.how = e.how;
+            n.replies = e.replies;
+            (n.pn, n.dn) = (pn, dn);
+            if c != id {
+                self.update(c);
+            }
+        }
+        let n = &self.nodes[id as usize];
+        n.or && n.pn != 0 && n.dn != 0
     }
 
     /// The numbers of node `id` from its children.

@@ -9,7 +9,7 @@ use crate::rules::board::{Board, Color, Rules};
 use crate::rules::random::Rng;
 use crate::search::checkpoint::CheckpointError;
 use crate::search::question_tests::random_question;
-use crate::search::solve::{SolveConfig, Solver, Stop};
+use crate::search::solve::{How, SolveConfig, Solver, Stop};
 
 use super::options::Options;
 use super::validator::validate;
@@ -34,39 +34,64 @@ fn assert_validates(s: &Solver, rules: Rules, max_moves: u32, b: &Board) {
     assert!(report.valid(), "strategy does not validate:{b:?}\n{report}");
 }
 
-/// Random positions (both rules, both sides to move): (proofs, minimax wins).
-fn cross_check(w: usize, h: usize, k: usize, positions: usize, seed: u64) -> (u32, u32) {
+/// Random positions (both rules, both sides to move): (proofs, minimax wins, threat
+/// searches), with the first threat searches' limit `first` (`None`: the default).
+fn cross_check(
+    (w, h, k): (usize, usize, usize),
+    positions: usize,
+    seed: u64,
+    first: Option<u64>,
+) -> (u32, u32, u64) {
     let mut rng = Rng(seed);
-    let (mut proofs, mut wins) = (0, 0);
+    let (mut proofs, mut wins, mut searches) = (0, 0, 0);
     for i in 0..positions {
         let Some(mut q) = random_question(&mut rng, i, (w, h, k), 4) else {
             continue;
         };
         wins += q.truth as u32;
-        let mut s = Solver::new(&q.board, q.black_to_move, small_cfg(q.rules, q.max_moves));
-        if s.run(None) != Stop::Proven {
+        let mut cfg = small_cfg(q.rules, q.max_moves);
+        cfg.first_leaf_nodes = first.unwrap_or(cfg.first_leaf_nodes);
+        let mut s = Solver::new(&q.board, q.black_to_move, cfg);
+        let stop = s.run(None);
+        searches += s.status().threat_searches;
+        if stop != Stop::Proven {
             continue;
         }
         proofs += 1;
         q.check_claim(s.by_stone().expect("proven"));
         assert_validates(&s, q.rules, q.max_moves, &q.board);
     }
-    eprintln!("{w}x{h} k={k}: {proofs} proofs, {wins} minimax wins");
-    (proofs, wins)
+    eprintln!("{w}x{h} k={k}: {proofs} proofs, {wins} minimax wins, {searches} searches");
+    (proofs, wins, searches)
 }
 
 #[test]
 fn agrees_with_minimax_on_4x4_k3_and_its_strategies_validate() {
-    let (proofs, wins) = cross_check(4, 4, 3, 600, 0x5017_0001);
+    let (proofs, wins, _) = cross_check((4, 4, 3), 600, 0x5017_0001, None);
     assert!(proofs > 20, "{proofs} proofs");
     assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
 }
 
 #[test]
 fn agrees_with_minimax_on_5x5_k4_and_its_strategies_validate() {
-    let (proofs, wins) = cross_check(5, 5, 4, 60, 0x5017_0002);
+    let (proofs, wins, _) = cross_check((5, 5, 4), 60, 0x5017_0002, None);
     assert!(proofs > 5, "{proofs} proofs");
     assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
+}
+
+/// With first threat searches of 2 nodes, nearly every node is deferred and searched
+/// again in full when chosen (more searches in all): every claim still holds against
+/// minimax and every strategy validates.
+#[test]
+fn deferred_threat_searches_keep_every_claim_true() {
+    let (proofs, wins, searches) = cross_check((5, 5, 4), 60, 0x5017_0002, Some(2));
+    let (_, _, full) = cross_check((5, 5, 4), 60, 0x5017_0002, None);
+    assert!(proofs > 5, "{proofs} proofs");
+    assert!(proofs * 10 >= wins * 9, "{proofs} proofs of {wins} wins");
+    assert!(
+        searches > full,
+        "{searches} searches, {full} without deferring"
+    );
 }
 
 fn gomoku(moves: &str) -> Board {
@@ -88,35 +113,51 @@ fn gomoku(moves: &str) -> Board {
 /// A quiet win on 15x15 (the threat search alone fails there: `pns_tests.rs`).
 const QUIET: &str = "h8 a1 i9 o15";
 
+/// Also with first threat searches of 20 nodes, so that the checkpoint holds deferred
+/// nodes.
 #[test]
 fn a_resumed_search_ends_where_an_uninterrupted_one_does() {
     let b = gomoku(QUIET);
-    let cfg = SolveConfig::new(Rules::Standard, 18);
-    let mut whole = Solver::new(&b, true, cfg);
-    assert_eq!(whole.run(None), Stop::Proven);
-    let expected = whole.strategy(None).expect("proven").to_project_json();
-
-    // Stopped after a few nodes, saved, restored, and run on with a larger limit.
-    let mut part = Solver::new(
-        &b,
-        true,
+    let default = SolveConfig::new(Rules::Standard, 18);
+    for cfg in [
+        default,
         SolveConfig {
-            node_limit: 10,
-            ..cfg
+            first_leaf_nodes: 20,
+            ..default
         },
-    );
-    assert_eq!(part.run(None), Stop::NodeLimit);
-    let bytes = part.to_checkpoint();
-    let mut resumed = Solver::from_checkpoint(&bytes, &b, true, cfg).expect("restored");
-    assert_eq!(resumed.status().nodes, part.status().nodes);
-    assert_eq!(resumed.run(None), Stop::Proven);
-    assert_eq!(resumed.by_stone(), whole.by_stone());
-    assert_eq!(resumed.status().nodes, whole.status().nodes);
-    assert_eq!(
-        resumed.strategy(None).expect("proven").to_project_json(),
-        expected
-    );
-    assert_validates(&resumed, Rules::Standard, 18, &b);
+    ] {
+        let mut whole = Solver::new(&b, true, cfg);
+        assert_eq!(whole.run(None), Stop::Proven);
+        let expected = whole.strategy(None).expect("proven").to_project_json();
+
+        // Stopped after a few nodes, saved, restored, and run on with a larger limit.
+        let mut part = Solver::new(
+            &b,
+            true,
+            SolveConfig {
+                node_limit: 10,
+                ..cfg
+            },
+        );
+        assert_eq!(part.run(None), Stop::NodeLimit);
+        let deferred = part.nodes.iter().any(|n| n.how == How::Deferred);
+        assert_eq!(deferred, cfg.first_leaf_nodes == 20);
+        let bytes = part.to_checkpoint();
+        let mut resumed = Solver::from_checkpoint(&bytes, &b, true, cfg).expect("restored");
+        assert_eq!(resumed.status().nodes, part.status().nodes);
+        assert_eq!(resumed.run(None), Stop::Proven);
+        assert_eq!(resumed.by_stone(), whole.by_stone());
+        assert_eq!(resumed.status().nodes, whole.status().nodes);
+        assert_eq!(
+            resumed.status().threat_searches,
+            whole.status().threat_searches
+        );
+        assert_eq!(
+            resumed.strategy(None).expect("proven").to_project_json(),
+            expected
+        );
+        assert_validates(&resumed, Rules::Standard, 18, &b);
+    }
 }
 
 /// The graph, its counts and the strategy written are the same on one worker as on three:
@@ -129,7 +170,7 @@ fn the_search_is_the_same_whatever_the_number_of_workers() {
     let questions: Vec<_> = (0..40)
         .filter_map(|i| random_question(&mut rng, i, (5, 5, 4), 4))
         .collect();
-    let on = |threads: usize| {
+    let on = |threads: usize, first: Option<u64>| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -137,7 +178,8 @@ fn the_search_is_the_same_whatever_the_number_of_workers() {
         pool.install(|| {
             (questions.iter())
                 .map(|q| {
-                    let cfg = small_cfg(q.rules, q.max_moves);
+                    let mut cfg = small_cfg(q.rules, q.max_moves);
+                    cfg.first_leaf_nodes = first.unwrap_or(cfg.first_leaf_nodes);
                     let mut s = Solver::new(&q.board, q.black_to_move, cfg);
                     let stop = s.run(None);
                     let st = s.status();
@@ -147,12 +189,16 @@ fn the_search_is_the_same_whatever_the_number_of_workers() {
                 .collect::<Vec<_>>()
         })
     };
-    let one = on(1);
-    assert!(
-        one.iter().any(|r| r.0 == Stop::Proven),
-        "no proof among them"
-    );
-    assert_eq!(one, on(3));
+    // Also with nearly every node deferred: the deferred replies searched again together
+    // are the same batch on any number of workers.
+    for first in [None, Some(2)] {
+        let one = on(1, first);
+        assert!(
+            one.iter().any(|r| r.0 == Stop::Proven),
+            "no proof among them"
+        );
+        assert_eq!(one, on(3, first), "first threat searches {first:?}");
+    }
 }
 
 #[test]
@@ -211,6 +257,13 @@ fn damaged_or_foreign_checkpoints_are_refused() {
             },
             "depth cost 4, not 18446744073709551615",
         ),
+        (
+            SolveConfig {
+                first_leaf_nodes: 7,
+                ..cfg
+            },
+            "first threat-search nodes 100000, not 7",
+        ),
     ] {
         let e = Solver::from_checkpoint(&bytes, &b, true, other)
             .err()
@@ -226,11 +279,13 @@ fn damaged_or_foreign_checkpoints_are_refused() {
         ..cfg
     };
     assert!(Solver::from_checkpoint(&bytes, &b, true, longer).is_ok());
-    // The first format, which did not keep them, is refused.
-    let mut old = bytes.clone();
-    old[..8].copy_from_slice(b"RGSOLVE1");
-    assert!(matches!(
-        Solver::from_checkpoint(&old, &b, true, cfg),
-        Err(CheckpointError::Corrupt(w)) if w.contains("older retro")
-    ));
+    // Earlier formats, which did not keep them, are refused.
+    for magic in [b"RGSOLVE1", b"RGSOLVE2"] {
+        let mut old = bytes.clone();
+        old[..8].copy_from_slice(magic);
+        assert!(matches!(
+            Solver::from_checkpoint(&old, &b, true, cfg),
+            Err(CheckpointError::Corrupt(w)) if w.contains("older retro")
+        ));
+    }
 }
