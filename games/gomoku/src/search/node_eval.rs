@@ -29,7 +29,8 @@ pub(crate) enum How {
     Dead,
     /// The node's threat search (an OR node's own, an AND node's pass proof) gave up at a
     /// first, smaller node limit: open, and searched again with the full limit when the
-    /// node is first chosen for expansion (an AND node's replies are fixed only then).
+    /// node, or a sibling just before it, is chosen for expansion (`solve.rs`,
+    /// `search_fully`; an AND node's replies are fixed only then).
     Deferred,
 }
 
