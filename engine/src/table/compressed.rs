@@ -754,9 +754,10 @@ pub trait Source: Sync {
 }
 
 /// Compress the dense table `table` into `dir/<name>.rtbc` at zstd level `level` (see
-/// [`LEVELS`]; `None`: its metric's, [`default_level`]), written to a temporary file and renamed, as dense tables are. Every block
-/// is first compressed at [`TRIAL_LEVEL`] in both forms, which chooses its form and, with
-/// [`Sides::One`], the section dropped; then the blocks kept are compressed at `level`.
+/// [`LEVELS`]; `None`: its metric's, [`default_level`]), written to a temporary file and
+/// renamed, as dense tables are. Every block is first compressed at [`TRIAL_LEVEL`] in both
+/// forms, which chooses its form and, with [`Sides::One`], the section dropped; then the
+/// blocks kept are compressed at `level`.
 pub fn compress(
     table: &impl Source,
     dir: &Path,
@@ -814,12 +815,11 @@ pub fn compress(
 }
 
 /// The file storing one side to move, at zstd level `level` (`None`: its metric's), made
-/// from `table`, a
-/// compressed table storing both: the same bytes as [`compress`] with [`Sides::One`]
-/// writes from the dense table (the blocks are weighed, or taken as weighed where the
-/// file was written at [`TRIAL_LEVEL`], and the kept ones decoded and compressed again, as
-/// from the dense values; the noted slots are the file's). `None` if `table` does not
-/// store two sections of which one may go.
+/// from `table`, a compressed table storing both: the same bytes as [`compress`] with
+/// [`Sides::One`] writes from the dense table (the blocks are weighed, or taken as weighed
+/// where the file was written at [`TRIAL_LEVEL`], and the kept ones decoded and compressed
+/// again, as from the dense values; the noted slots are the file's). `None` if `table` does
+/// not store two sections of which one may go.
 pub fn trim(
     table: &impl Source,
     dir: &Path,

@@ -4,12 +4,12 @@
 //!
 //! Layout (little-endian): the magic `RGSOLVE3`; the question, as lines `name=value` (board
 //! size, `k`, rules, move limit, the threat search's options and its first limit, the
-//! search's widths and depth cost, the root's bitboards, who moves); counters; then per node its bitboards,
-//! flags, numbers, how it was settled, its replies and children; last the xxh3-64 of
-//! everything before it. A file whose question differs from the one asked is refused,
-//! naming the first difference: its nodes were evaluated for another position or other
-//! options (their proof numbers mix with the new ones into a graph whose "proven" root
-//! need not be proven), and the strategy written relies on the validator repeating our
+//! search's widths and depth cost, the root's bitboards, who moves); counters; then per
+//! node its bitboards, flags, numbers, how it was settled, its replies and children; last
+//! the xxh3-64 of everything before it. A file whose question differs from the one asked is
+//! refused, naming the first difference: its nodes were evaluated for another position or
+//! other options (their proof numbers mix with the new ones into a graph whose "proven"
+//! root need not be proven), and the strategy written relies on the validator repeating our
 //! threat searches exactly. The limits of one run (nodes, time) may differ.
 
 use std::collections::HashMap;

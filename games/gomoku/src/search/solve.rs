@@ -399,9 +399,14 @@ impl Solver {
         self.nodes[self.root as usize].or
     }
 
-    fn push(&mut self, key: Key, or: bool, e: Eval, (pn, dn): (u64, u64)) -> u32 {
+    /// Counts an evaluation's threat searches in the solver's figures.
+    fn count(&mut self, e: &Eval) {
         self.threat_searches += e.searches;
         self.threat_nodes += e.nodes;
+    }
+
+    fn push(&mut self, key: Key, or: bool, e: Eval, (pn, dn): (u64, u64)) -> u32 {
+        self.count(&e);
         let stones = key.iter().flatten().map(|w| w.count_ones()).sum::<u32>();
         self.max_stones = self.max_stones.max(stones);
         let id = self.nodes.len() as u32;
@@ -628,8 +633,7 @@ impl Solver {
             })
             .collect();
         for (&(c, _, _), (e, (pn, dn))) in boards.iter().zip(results) {
-            self.threat_searches += e.searches;
-            self.threat_nodes += e.nodes;
+            self.count(&e);
             let n = &mut self.nodes[c as usize];
             n.how = e.how;
             n.replies = e.replies;
