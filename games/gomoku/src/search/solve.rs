@@ -525,14 +525,10 @@ impl Solver {
                 } else {
                     cfg.width
                 };
-                // Reached only through black's four and white's forced block (a white node
-                // whose one reply is black's winning cell): no four as a graph move here.
-                let after_four = !node.parents.is_empty()
-                    && node.parents.iter().all(|&p| {
-                        let pn = &self.nodes[p as usize];
-                        pn.how == How::Zone(1) && pn.replies.len() == 1
-                    });
-                solve_candidates(&mut board, cfg.rules, width, !after_four)
+                // Fours as graph moves only for black's first move of the search (see
+                // `solve_candidates`): no black stone played since the root.
+                let first = board.count(Color::Black) == self.root_blacks();
+                solve_candidates(&mut board, cfg.rules, width, first)
                     .into_iter()
                     .map(|c| c as u16)
                     .collect()

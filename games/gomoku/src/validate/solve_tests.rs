@@ -111,6 +111,28 @@ fn gomoku(moves: &str) -> Board {
 /// A quiet win on 15x15 (the threat search alone fails there: `pns_tests.rs`).
 const QUIET: &str = "h8 a1 i9 o15";
 
+/// A node whose win starts with a four and a quiet move after white's block (the threat
+/// search alone does not find it): black's fours are graph moves at the first move of the
+/// search. Without them the search does not prove it within 16,000 graph nodes (60 s).
+#[test]
+fn a_win_that_starts_with_a_four_is_found() {
+    let b = gomoku("h8 h9 g9 f10 i8 j8 g7 g6 e7 f6 f8 d6 e6 e9 f7 d7");
+    let cfg = SolveConfig {
+        node_limit: 2_000,
+        ..SolveConfig::new(Rules::Standard, 18)
+    };
+    let mut s = Solver::new(&b, true, cfg);
+    assert_eq!(s.run(None), Stop::Proven);
+    let (first, _) = s.proven_child(s.root).expect("proven");
+    let fours = crate::search::quiet::four_cells(&b, Color::Black, Rules::Standard);
+    assert!(
+        fours.contains(&(first as usize)),
+        "first move {} is not a four",
+        b.cell_name(first as usize)
+    );
+    assert_validates(&s, Rules::Standard, 18, &b);
+}
+
 /// Also with first threat searches of 20 nodes, so that the checkpoint holds deferred
 /// nodes.
 #[test]
