@@ -8,13 +8,37 @@
 //! dropped side), blocks read once go first, and memory stays bounded however many tables
 //! a server holds. Without eviction, a full budget would make every block not yet held be
 //! decoded again for each value read from it.
+//!
+//! Each thread also keeps the last [`RECENT`] blocks it read ([`BlockCache::read`]), so
+//! that the reads of one probe, most of them in a block it read just before, take no lock:
+//! two threads reading the same block's place through its lock made the lock's cache line
+//! bounce between the cores, 60 % of a compressed lookup's time in a batch probe. Those
+//! blocks stay alive while a thread keeps them, evicted or not: at most [`RECENT`] blocks a
+//! thread beyond the budget.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, Weak};
 
 /// Decoded blocks held by all tables of the process at most, in bytes.
 pub const PROCESS_BUDGET: usize = 1 << 30;
+
+/// Blocks each thread keeps of those it read last.
+pub const RECENT: usize = 8;
+
+/// A block a thread read lately: its cache's number, the block's, its values.
+type Recent = (u64, usize, Option<Arc<[u8]>>);
+
+thread_local! {
+    /// This thread's recent blocks, by [`recent_place`].
+    static RECENT_BLOCKS: RefCell<[Recent; RECENT]> =
+        const { RefCell::new([const { (0, 0, None) }; RECENT]) };
+}
+
+/// Numbers of the caches made so far: a thread's recent block is known by its cache's
+/// number, never by an address that a table opened later could take.
+static CACHES: AtomicU64 = AtomicU64::new(1);
 
 /// One block's place in a table's cache: its values if held, and whether it was read
 /// since the clock's hand last passed it.
@@ -133,6 +157,8 @@ impl CacheBudget {
 pub struct BlockCache {
     places: Arc<Places>,
     budget: Arc<CacheBudget>,
+    /// This cache's number, for the threads' recent blocks.
+    id: u64,
 }
 
 impl BlockCache {
@@ -141,7 +167,32 @@ impl BlockCache {
         BlockCache {
             places: (0..blocks).map(|_| Place::default()).collect(),
             budget,
+            id: CACHES.fetch_add(1, Relaxed),
         }
+    }
+
+    /// Symbol `k` of block `b` (as [`Self::symbol`]), from this thread's recent blocks when
+    /// it is one of them, else from the shared places (and then it becomes one of them).
+    #[inline]
+    pub fn read(&self, b: usize, k: usize, width: usize) -> Option<u16> {
+        let symbol =
+            |d: &[u8]| (k * width < d.len()).then(|| super::planes::plane_symbol(d, width, k));
+        // (A thread past its end, its locals gone, reads the places.)
+        RECENT_BLOCKS
+            .try_with(|recent| {
+                let mut recent = recent.borrow_mut();
+                let place = &mut recent[recent_place(self.id, b)];
+                if (place.0, place.1) == (self.id, b) {
+                    if let Some(d) = &place.2 {
+                        return symbol(d);
+                    }
+                }
+                let d = self.get(b)?;
+                let s = symbol(&d);
+                *place = (self.id, b, Some(d));
+                s
+            })
+            .unwrap_or_else(|_| self.symbol(b, k, width))
     }
 
     /// Block `b`'s values, if held.
@@ -182,6 +233,9 @@ impl BlockCache {
             return;
         }
         let data = data.into();
+        let _ = RECENT_BLOCKS.try_with(|r| {
+            r.borrow_mut()[recent_place(self.id, b)] = (self.id, b, Some(data.clone()));
+        });
         let n = data.len();
         // Room is made before the block is placed, and never while a place is locked:
         // evicting locks other places.
@@ -204,6 +258,13 @@ impl BlockCache {
     pub fn budget(&self) -> &CacheBudget {
         &self.budget
     }
+}
+
+/// Where a thread keeps block `b` of cache `id` among its recent blocks (direct-mapped: a
+/// block takes the place of the one there).
+#[inline]
+fn recent_place(id: u64, b: usize) -> usize {
+    (id as usize).wrapping_mul(0x9E37_79B9).wrapping_add(b) % RECENT
 }
 
 impl Drop for BlockCache {
@@ -256,6 +317,29 @@ mod tests {
         assert_eq!(wide.symbol(0, 1, 2), Some(0x0302));
         assert_eq!(wide.symbol(0, 2, 2), None);
         drop(cache);
+        assert_eq!(budget.held(), 0);
+    }
+
+    #[test]
+    fn a_thread_reads_its_recent_blocks_after_eviction_and_never_another_cache_s() {
+        let budget = CacheBudget::new(4);
+        let a = BlockCache::new(2, budget.clone());
+        a.offer(0, vec![7; 4]);
+        assert_eq!(a.read(0, 1, 1), Some(7));
+        // Block 1 takes block 0's room in the places; block 0 stays this thread's.
+        a.offer(1, vec![8; 4]);
+        assert!(a.get(0).is_none());
+        assert_eq!((a.read(0, 1, 1), a.read(1, 3, 1)), (Some(7), Some(8)));
+        assert_eq!(a.read(0, 4, 1), None, "past the block's end");
+        // Another thread has only the places.
+        std::thread::scope(|s| {
+            let other = s.spawn(|| (a.read(0, 1, 1), a.read(1, 1, 1)));
+            assert_eq!(other.join().expect("thread"), (None, Some(8)));
+        });
+        // A table opened later is another cache, wherever it lies in memory.
+        drop(a);
+        let b = BlockCache::new(2, budget.clone());
+        assert_eq!((b.read(0, 1, 1), b.read(1, 1, 1)), (None, None));
         assert_eq!(budget.held(), 0);
     }
 

@@ -522,7 +522,7 @@ impl Blocks {
             return None;
         };
         let width = self.symbols.width();
-        if let Some(s) = self.cache.symbol(b, k, width) {
+        if let Some(s) = self.cache.read(b, k, width) {
             return Some(Ok(s));
         }
         let data = match self.decode(map, b) {
