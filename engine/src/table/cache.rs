@@ -9,7 +9,7 @@
 //! a server holds. Without eviction, a full budget would make every block not yet held be
 //! decoded again for each value read from it.
 //!
-//! Each thread also keeps the last [`RECENT`] blocks it read ([`BlockCache::read`]), so
+//! Each thread also keeps [`RECENT`] of the blocks it read last ([`BlockCache::read`]), so
 //! that the reads of one probe, most of them in a block it read just before, take no lock:
 //! two threads reading the same block's place through its lock made the lock's cache line
 //! bounce between the cores, 60 % of a compressed lookup's time in a batch probe. Those
@@ -184,6 +184,12 @@ impl BlockCache {
                 let place = &mut recent[recent_place(self.id, b)];
                 if (place.0, place.1) == (self.id, b) {
                     if let Some(d) = &place.2 {
+                        // Still a block read again and again, for the clock.
+                        if let Some(shared) = self.places.get(b) {
+                            if !shared.used.load(Relaxed) {
+                                shared.used.store(true, Relaxed);
+                            }
+                        }
                         return symbol(d);
                     }
                 }
