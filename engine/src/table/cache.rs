@@ -52,6 +52,22 @@ impl Place {
     fn data(&self) -> MutexGuard<'_, Option<Arc<[u8]>>> {
         self.data.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Marks the block read since the hand passed. The flag is shared by every reader, so
+    /// it is set only when not set already (no cache line written on every read).
+    #[inline]
+    fn mark_used(&self) {
+        if !self.used.load(Relaxed) {
+            self.used.store(true, Relaxed);
+        }
+    }
+}
+
+/// Symbol `k` of a decoded block `d` (symbols of `width` bytes in planes, see
+/// [`super::compressed`]), if it has one.
+#[inline]
+fn symbol_in(d: &[u8], k: usize, width: usize) -> Option<u16> {
+    (k * width < d.len()).then(|| super::planes::plane_symbol(d, width, k))
 }
 
 /// A table's places, one per block.
@@ -175,8 +191,6 @@ impl BlockCache {
     /// it is one of them, else from the shared places (and then it becomes one of them).
     #[inline]
     pub fn read(&self, b: usize, k: usize, width: usize) -> Option<u16> {
-        let symbol =
-            |d: &[u8]| (k * width < d.len()).then(|| super::planes::plane_symbol(d, width, k));
         // (A thread past its end, its locals gone, reads the places.)
         RECENT_BLOCKS
             .try_with(|recent| {
@@ -186,15 +200,13 @@ impl BlockCache {
                     if let Some(d) = &place.2 {
                         // Still a block read again and again, for the clock.
                         if let Some(shared) = self.places.get(b) {
-                            if !shared.used.load(Relaxed) {
-                                shared.used.store(true, Relaxed);
-                            }
+                            shared.mark_used();
                         }
-                        return symbol(d);
+                        return symbol_in(d, k, width);
                     }
                 }
                 let d = self.get(b)?;
-                let s = symbol(&d);
+                let s = symbol_in(&d, k, width);
                 *place = (self.id, b, Some(d));
                 s
             })
@@ -217,14 +229,10 @@ impl BlockCache {
     pub fn symbol(&self, b: usize, k: usize, width: usize) -> Option<u16> {
         let place = self.places.get(b)?;
         let held = place.data();
-        let d = held.as_ref()?;
-        let s = (k * width < d.len()).then(|| super::planes::plane_symbol(d, width, k));
+        let s = symbol_in(held.as_ref()?, k, width);
         drop(held);
-        // Only a block read counts as used: the flag is shared by every reader, so it is
-        // set only when not set already (no cache line written on every read).
-        if !place.used.load(Relaxed) {
-            place.used.store(true, Relaxed);
-        }
+        // Only a block read counts as used.
+        place.mark_used();
         s
     }
 

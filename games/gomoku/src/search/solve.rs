@@ -515,6 +515,7 @@ impl Solver {
         let or = node.or;
         let mover = if or { Color::Black } else { Color::White };
         let cfg = self.cfg;
+        let root_blacks = self.root_blacks();
         let moves: Vec<u16> = if or {
             let dw = winning_cells(&board, Color::White, cfg.rules);
             if dw.len() == 1 {
@@ -527,7 +528,7 @@ impl Solver {
                 };
                 // Fours as graph moves only for black's first move of the search (see
                 // `solve_candidates`): no black stone played since the root.
-                let first = board.count(Color::Black) == self.root_blacks();
+                let first = board.count(Color::Black) == root_blacks;
                 solve_candidates(&mut board, cfg.rules, width, first)
                     .into_iter()
                     .map(|c| c as u16)
@@ -562,7 +563,6 @@ impl Solver {
             }
         };
         if !known.values().any(|&c| decided(self, c)) {
-            let root_blacks = self.root_blacks();
             let (evals, complete) = evaluate_in_order(&fresh, or, &cfg, root_blacks, deadline);
             for ((m, b), (e, numbers)) in fresh.iter().zip(evals) {
                 let c = self.push(b.key(), !or, e, numbers);
