@@ -131,6 +131,9 @@ pub struct Report {
     pub replies_proven: u64,
     /// Unlisted white replies left out as symmetric images of a sibling (same canonical key).
     pub replies_symmetric: u64,
+    /// Positions after a black move (or integer leaves) that an earlier one of the walk
+    /// already has, up to symmetry: checked once.
+    pub repeated: u64,
     /// Threat searches run.
     pub searches: u64,
     /// Search nodes.
@@ -234,6 +237,11 @@ impl fmt::Display for Report {
             f,
             "  white replies symmetric        {} (same position as a sibling)",
             self.replies_symmetric
+        )?;
+        writeln!(
+            f,
+            "  repeated positions             {} (checked once: the same position, up to symmetry, on another path)",
+            self.repeated
         )?;
         writeln!(
             f,

@@ -174,6 +174,41 @@ mod tests {
         assert_eq!(r.stopped_early, None);
     }
 
+    /// Two move orders to one position (black wastes a15 and b15, white d13 and k13, and
+    /// black plays the fork at g8 before or after b15; a second fork at m3 keeps every
+    /// position won): the position is checked once, and a hole there is reported once.
+    #[test]
+    fn a_position_reached_twice_is_checked_once() {
+        let strategy = |max_moves: u32| {
+            let text = r#"{"format": "retro-gomoku-strategy/1", "max_moves": MAX,
+                "setup": {"black": ["e8", "f8", "g9", "g10", "k3", "l3", "m4", "m5"],
+                          "white": ["a1", "a6", "a11", "o1", "o15", "h1", "h15", "o8"]},
+                "strategy": {"a15": {"k13": {"b15": {"d13": {"g8": 3}}},
+                                     "d13": {"g8": {"k13": {"b15": 3}}}}}}"#;
+            Strategy::from_json(&text.replace("MAX", &max_moves.to_string())).expect("parse")
+        };
+        // 11 black stones after the last move, the fork on the board: 2 more win.
+        let r = validate(&strategy(13), &opts(Rules::Standard, 13));
+        assert!(r.valid(), "{r}");
+        assert_eq!(r.repeated, 1, "{r}");
+        // One stone short: the repeated position fails (as does the one before it on the
+        // path where g8 comes last), and it is reported once.
+        let s = strategy(12);
+        let r = validate(&s, &opts(Rules::Standard, 12));
+        assert_eq!(r.repeated, 1, "{r}");
+        let at_end: Vec<String> = r
+            .failures
+            .iter()
+            .filter(|f| f.path.len() > 5)
+            .map(|f| names(&s, &f.path[..5]))
+            .collect();
+        assert_eq!(at_end.len(), 1, "{r}");
+        assert!(
+            at_end[0] == "a15 k13 b15 d13 g8" || at_end[0] == "a15 d13 g8 k13 b15",
+            "{r}"
+        );
+    }
+
     /// The proof search on the holes: closed within the budget, left open (and said so)
     /// once the budget is spent.
     #[test]
