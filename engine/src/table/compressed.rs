@@ -416,10 +416,13 @@ impl Blocks {
         match block {
             _ if k >= records => Slot::Outside,
             None => Slot::Dropped,
-            Some(block) => Slot::At(
-                block + (k / self.block_slots) as usize,
-                (k % self.block_slots) as usize,
-            ),
+            Some(block) => {
+                let b = block + (k / self.block_slots) as usize;
+                let at = (k % self.block_slots) as usize;
+                // The block's slots: the section's from the block's first on, at most a block.
+                let len = (records - (k - at as u64)).min(self.block_slots) as usize;
+                Slot::At(b, self.blocks[b].3.stored_at(at, len))
+            }
         }
     }
 
@@ -478,37 +481,37 @@ impl Blocks {
         Ok(data)
     }
 
-    /// Decode block `b` into its planes, checking its checksum first (the file may have
-    /// changed since it was opened) and its length after.
+    /// Decode block `b` into its planes, in its form's order (a slot's place there comes
+    /// from [`Form::stored_at`]), checking its checksum first (the file may have changed
+    /// since it was opened) and its length after.
     fn decode(&self, map: &Storage, b: usize) -> Result<Arc<[u8]>, String> {
         let data = self.raw(map, b)?;
         let want = self.slots_in(b) * self.symbols.width();
-        let form = self.blocks[b].3;
-        let width = self.symbols.width();
         DECODER.with_borrow_mut(|decoder| {
-            let (context, scratch) = match decoder {
+            let context = match decoder {
                 Some(d) => d,
-                None => decoder.insert((
+                None => decoder.insert(
                     zstd::bulk::Decompressor::new()
                         .map_err(|e| format!("cannot start decoding: {e}"))?,
-                    Vec::new(),
-                )),
+                ),
             };
-            // Decoded into the thread's scratch (a frame that decodes to more or fewer
-            // bytes than `want` is refused), then copied, or transposed, into the block's
-            // own buffer: one pass over the block after zstd's.
-            scratch.clear();
-            scratch.reserve(want);
+            // Decoded straight into the block's own buffer, left in the form's order: a
+            // copy into index order (transposing the tiles) took a sixth of a server's CPU
+            // answering `/standard` on positions whose blocks were not held.
+            let mut out = Arc::<[u8]>::new_uninit_slice(want);
+            let mut to = Unwritten {
+                buf: Arc::get_mut(&mut out).expect("a new Arc has no other owner"),
+                written: 0,
+            };
             let n = context
-                .decompress_to_buffer(&data, scratch)
+                .decompress_to_buffer(&data, &mut to)
                 .map_err(|e| format!("does not decode: {e}"))?;
+            // A frame that decodes to more bytes than the block holds fails above (no room);
+            // one that decodes to fewer is refused here.
             if n != want {
                 return Err(format!("decodes to {n} bytes, not {want}"));
             }
-            let mut out = Arc::<[u8]>::new_uninit_slice(want);
-            let to = Arc::get_mut(&mut out).expect("a new Arc has no other owner");
-            form.reorder(scratch, to, width);
-            // Safety: `reorder` writes every byte of `to`.
+            // Safety: zstd wrote `n` bytes from the start, and `n` is the whole length.
             Ok(unsafe { out.assume_init() })
         })
     }
@@ -578,8 +581,9 @@ impl Blocks {
             .into_par_iter()
             .map(|b| {
                 let d = self.decode(map, b).map_err(|e| format!("block {b} {e}"))?;
-                Ok((0..d.len() / width)
-                    .map(|k| plane_symbol(&d, width, k))
+                let (len, form) = (d.len() / width, self.blocks[b].3);
+                Ok((0..len)
+                    .map(|k| plane_symbol(&d, width, form.stored_at(k, len)))
                     .collect())
             })
             .collect();
@@ -835,11 +839,11 @@ pub fn trim(
     }
     let path = table.path().to_path_buf();
     let width = blocks.symbols.width();
-    // Block `b` of section `k`, as planes in index order.
+    // Block `b` of section `k`, as planes in index order (decoded in its form's order).
     let planes = |k: usize, b: usize| {
         let global = blocks.sections[k].2.unwrap_or(0) + b;
         (blocks.decode(table.storage(), global))
-            .map(|d| d.to_vec())
+            .map(|d| blocks.blocks[global].3.apply(d.to_vec(), width))
             .map_err(|e| std::io::Error::other(format!("block {global} {e}")))
     };
     let block_err = |e: std::io::Error| TableError::Block {
@@ -926,10 +930,38 @@ pub enum Form {
 }
 
 thread_local! {
-    /// Each thread's zstd context and scratch buffer for decoding blocks, made once: a
-    /// context made for every block took a sixteenth of a busy server's CPU.
-    static DECODER: std::cell::RefCell<Option<(zstd::bulk::Decompressor<'static>, Vec<u8>)>> =
+    /// Each thread's zstd context for decoding blocks, made once: a context made for every
+    /// block took a sixteenth of a busy server's CPU.
+    static DECODER: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// A new block's buffer as zstd fills it: not yet written, then written up to `written`.
+struct Unwritten<'a> {
+    buf: &'a mut [MaybeUninit<u8>],
+    written: usize,
+}
+
+// Safety: `as_mut_ptr` points at `capacity()` bytes this buffer owns; zstd writes only there
+// and calls `filled_until(n)` once it has written the first `n`, and `as_slice` shows only
+// those.
+unsafe impl zstd::zstd_safe::WriteBuf for Unwritten<'_> {
+    fn as_slice(&self) -> &[u8] {
+        // Safety: the first `written` bytes were written (`filled_until`).
+        unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast(), self.written) }
+    }
+
+    fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.buf.as_mut_ptr().cast()
+    }
+
+    unsafe fn filled_until(&mut self, n: usize) {
+        self.written = n;
+    }
 }
 
 /// Slots in a tile of [`Form::Tiles`], and its side.
@@ -942,6 +974,17 @@ impl Form {
             0 => Some(Form::Plain),
             1 => Some(Form::Tiles),
             _ => None,
+        }
+    }
+
+    /// Where slot `k` of a block of `len` slots (index order, in each plane) lies in this
+    /// form's order: a whole tile's transposition moves it, a shorter last tile keeps it.
+    #[inline]
+    pub(crate) fn stored_at(self, k: usize, len: usize) -> usize {
+        if self == Form::Tiles && k < len / TILE * TILE {
+            (k & !(TILE - 1)) | ((k % SIDE) * SIDE) | ((k % TILE) / SIDE)
+        } else {
+            k
         }
     }
 
@@ -1216,7 +1259,16 @@ mod tests {
                         i
                     };
                     assert_eq!(to[p * n + j], from[p * n + i], "width {width} slot {i}");
+                    // A reader finds the slot there without reordering the block.
+                    assert_eq!(Form::Tiles.stored_at(i, n), j, "slot {i}");
+                    assert_eq!(Form::Plain.stored_at(i, n), i);
                 }
+            }
+            for k in 0..n {
+                assert_eq!(
+                    plane_symbol(&to, width, Form::Tiles.stored_at(k, n)),
+                    plane_symbol(&from, width, k)
+                );
             }
             assert_ne!(to, from);
             assert_eq!(Form::Tiles.apply(to, width), from);
