@@ -516,6 +516,13 @@ impl Blocks {
         })
     }
 
+    /// Block `b`'s planes in index order: [`Self::decode`] with its tiles transposed back,
+    /// for the readers of whole blocks.
+    fn decode_in_index_order(&self, map: &Storage, b: usize) -> Result<Vec<u8>, String> {
+        let d = self.decode(map, b)?;
+        Ok(self.blocks[b].3.apply(d.to_vec(), self.symbols.width()))
+    }
+
     /// The symbol ([`Symbols`]) of slot `index`; `None` outside the table or in a dropped
     /// section, an error naming the block if it no longer reads (the file changed since
     /// it was opened and checked).
@@ -580,10 +587,10 @@ impl Blocks {
         let parts: Result<Vec<Vec<u16>>, String> = (first..first + n)
             .into_par_iter()
             .map(|b| {
-                let d = self.decode(map, b).map_err(|e| format!("block {b} {e}"))?;
-                let (len, form) = (d.len() / width, self.blocks[b].3);
-                Ok((0..len)
-                    .map(|k| plane_symbol(&d, width, form.stored_at(k, len)))
+                let d =
+                    (self.decode_in_index_order(map, b)).map_err(|e| format!("block {b} {e}"))?;
+                Ok((0..d.len() / width)
+                    .map(|k| plane_symbol(&d, width, k))
                     .collect())
             })
             .collect();
@@ -839,11 +846,10 @@ pub fn trim(
     }
     let path = table.path().to_path_buf();
     let width = blocks.symbols.width();
-    // Block `b` of section `k`, as planes in index order (decoded in its form's order).
+    // Block `b` of section `k`, as planes in index order.
     let planes = |k: usize, b: usize| {
         let global = blocks.sections[k].2.unwrap_or(0) + b;
-        (blocks.decode(table.storage(), global))
-            .map(|d| blocks.blocks[global].3.apply(d.to_vec(), width))
+        (blocks.decode_in_index_order(table.storage(), global))
             .map_err(|e| std::io::Error::other(format!("block {global} {e}")))
     };
     let block_err = |e: std::io::Error| TableError::Block {
@@ -989,37 +995,15 @@ impl Form {
     }
 
     /// Reorder each of the `width` planes of `values` into this form, or back: a
-    /// transposition undoes itself.
+    /// transposition undoes itself. (Readers leave decoded blocks in the form's order and
+    /// find a slot by [`Self::stored_at`]; only the writer and [`trim`] reorder.)
     fn apply(self, values: Vec<u8>, width: usize) -> Vec<u8> {
         if self == Form::Plain {
             return values;
         }
-        let mut out = Vec::with_capacity(values.len());
-        self.reorder(
-            &values,
-            &mut out.spare_capacity_mut()[..values.len()],
-            width,
-        );
-        // Safety: `reorder` wrote every one of the first `values.len()` bytes.
-        unsafe { out.set_len(values.len()) };
-        out
-    }
-
-    /// [`Self::apply`] from `from` into `to`, of the same length: every byte of `to` is
-    /// written (so it may start uninitialised, as a new buffer does).
-    fn reorder(self, from: &[u8], to: &mut [MaybeUninit<u8>], width: usize) {
-        debug_assert_eq!(from.len(), to.len());
-        let copy = |from: &[u8], to: &mut [MaybeUninit<u8>]| {
-            for (d, &s) in to.iter_mut().zip(from) {
-                d.write(s);
-            }
-        };
-        if self == Form::Plain {
-            copy(from, to);
-            return;
-        }
-        let n = (from.len() / width).max(1);
-        for (src, dst) in from.chunks(n).zip(to.chunks_mut(n)) {
+        let mut out = vec![0; values.len()];
+        let n = (values.len() / width).max(1);
+        for (src, dst) in values.chunks(n).zip(out.chunks_mut(n)) {
             let whole = src.len() / TILE * TILE;
             for (s, d) in src[..whole]
                 .chunks_exact(TILE)
@@ -1028,16 +1012,16 @@ impl Form {
                 transpose_tile(s, d);
             }
             // A shorter last tile stays as it is.
-            copy(&src[whole..], &mut dst[whole..]);
+            dst[whole..].copy_from_slice(&src[whole..]);
         }
+        out
     }
 }
 
-/// `to` = `from` transposed, both a [`SIDE`] x [`SIDE`] square of bytes (every byte of `to`
-/// written), by squares of 8 x 8 bytes, each transposed in eight words: a byte at a time,
+/// `to` = `from` transposed, both a [`SIDE`] x [`SIDE`] square of bytes, by squares of 8 x 8 bytes, each transposed in eight words: a byte at a time,
 /// this took a seventh of a busy server's CPU (a quarter of zstd's decoding of the same
 /// blocks).
-fn transpose_tile(from: &[u8], to: &mut [MaybeUninit<u8>]) {
+fn transpose_tile(from: &[u8], to: &mut [u8]) {
     for br in (0..SIDE).step_by(8) {
         for bc in (0..SIDE).step_by(8) {
             let mut rows = [0u64; 8];
@@ -1048,9 +1032,7 @@ fn transpose_tile(from: &[u8], to: &mut [MaybeUninit<u8>]) {
             transpose_8x8(&mut rows);
             for (i, row) in rows.iter().enumerate() {
                 let at = (bc + i) * SIDE + br;
-                for (d, s) in to[at..at + 8].iter_mut().zip(row.to_le_bytes()) {
-                    d.write(s);
-                }
+                to[at..at + 8].copy_from_slice(&row.to_le_bytes());
             }
         }
     }
