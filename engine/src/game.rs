@@ -15,6 +15,7 @@
 //! | [`Game::first_successor`] | OPTIONAL | the first match in the full [`Game::successors`] list |
 //! | [`Game::count_successors`] | OPTIONAL | the full [`Game::successors`] list, deduplicated |
 //! | [`Game::move_from_canonical`] | OPTIONAL | the stored best move is used only for positions already in canonical form |
+//! | [`Game::colour_twin`] | OPTIONAL | a compressed table's dropped section is searched one ply on, slot by slot |
 //!
 //! Text forms (FEN, board strings, move names) live in `present::GameText`, which the CLI and the
 //! server need but the solver does not.
@@ -313,6 +314,15 @@ pub trait Game: Sync + Send {
     /// prober picks the first of the best moves instead.
     fn move_from_canonical(&self, pos: &Self::Position, mv: u8) -> Option<u8> {
         (self.canonical(pos) == *pos).then_some(mv)
+    }
+
+    /// OPTIONAL. The slot of slot `index`'s position with the colours exchanged (the
+    /// other side to move), where the two sides are alike (chess: the same pieces on both
+    /// sides), so that it holds the same value; `None` where they differ or the slot holds
+    /// no position. A compressed table that drops a section reads a dropped slot's value
+    /// there, one lookup instead of a search one ply on. Default: `None`.
+    fn colour_twin(&self, _index: Index) -> Option<Index> {
+        None
     }
 }
 

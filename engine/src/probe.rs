@@ -62,9 +62,14 @@ pub fn solver_move<G: Game>(game: &G, table: &Table, pos: &G::Position, value: V
 }
 
 /// The value of the position at `index`, for its side to move, from its moves' values in
-/// `table` (one ply): what a compressed table that drops a section answers for its slots.
+/// `table` (one ply), or read from its colour twin ([`Game::colour_twin`]) where the table
+/// stores that: what a compressed table that drops a section answers for its slots.
 /// `Value::Illegal` for a slot holding no position.
 pub fn one_ply<G: Game>(game: &G, table: &Table, index: crate::game::Index) -> Value {
+    // A twin in a dropped section too would lead back here: searched instead.
+    if let Some(twin) = game.colour_twin(index).filter(|&j| table.stores(j)) {
+        return table.value(twin);
+    }
     let Some(pos) = game.decode(index) else {
         return Value::Illegal;
     };

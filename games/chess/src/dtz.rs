@@ -166,6 +166,10 @@ impl Game for ChessDtz {
         self.chess.terminal(pos)
     }
 
+    fn colour_twin(&self, index: Index) -> Option<Index> {
+        self.chess.colour_twin(index)
+    }
+
     fn own_records(
         &self,
         opts: &SolveOptions,

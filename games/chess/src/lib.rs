@@ -176,6 +176,10 @@ impl Game for Chess {
         moves::terminal(pos)
     }
 
+    fn colour_twin(&self, index: Index) -> Option<Index> {
+        self.layout.colour_twin(index)
+    }
+
     fn own_solution(&self, opts: &SolveOptions) -> Option<Result<Solution, SolveError>> {
         Some(self.solution(opts))
     }

@@ -603,6 +603,12 @@ impl Table {
         }
     }
 
+    /// True if slot `index`'s value is stored: in a dense table, every slot; in a
+    /// compressed one, the slots of the sections it keeps.
+    pub fn stores(&self, index: Index) -> bool {
+        self.blocks.as_ref().is_none_or(|b| !b.is_dropped(index))
+    }
+
     /// True if this is a compressed table with a section not stored.
     pub fn drops_a_section(&self) -> bool {
         self.blocks

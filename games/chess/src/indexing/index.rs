@@ -500,6 +500,18 @@ impl Layout {
         pos
     }
 
+    /// The slot of slot `i`'s position with the colours exchanged (each piece to the other
+    /// side, the board turned over, the other side to move), for a material with the same
+    /// pieces on both sides: the same game, so the same value. `None` for other
+    /// materials, or a slot holding no position.
+    pub fn colour_twin(&self, i: Index) -> Option<Index> {
+        let [white, black] = &self.material.sides;
+        if white != black {
+            return None;
+        }
+        Some(self.encode(&self.decode(i)?.color_flipped()).0)
+    }
+
     /// The position in slot `i`, if the slot holds a legal position in canonical form.
     pub fn decode(&self, i: Index) -> Option<Position> {
         let (turn, wk, bk, sq) = self.legal_squares(i)?;
@@ -531,6 +543,38 @@ mod tests {
         assert_eq!(kqvk.section, 462 * 64);
         let kpvk = Layout::new(&Material::parse("KPvK").unwrap());
         assert_eq!(kpvk.section, 32 * 64 * 48);
+    }
+
+    /// A material with the same pieces on both sides holds each position in both sections:
+    /// the twin of a white-to-move slot is a black-to-move slot whose twin is the first,
+    /// and which holds the same pieces with the colours exchanged, the board turned over.
+    /// Other materials have none.
+    #[test]
+    fn colour_twins_pair_the_sections_of_a_material_alike_on_both_sides() {
+        for name in ["KRvKR", "KPvKP", "KRNvKRN"] {
+            let l = Layout::new(&Material::parse(name).unwrap());
+            let mut twins = 0;
+            // About 30,000 slots a material (an odd step, to meet every square's digit).
+            let step = (l.section / 30_000) | 1;
+            for i in (0..l.section).step_by(step as usize) {
+                let Some(p) = l.decode(i) else {
+                    assert_eq!(l.colour_twin(i), None, "{name} {i}");
+                    continue;
+                };
+                let j = l.colour_twin(i).unwrap();
+                assert!((l.section..2 * l.section).contains(&j), "{name} {i}: {j}");
+                assert_eq!(l.colour_twin(j), Some(i), "{name} {i}");
+                let q = l.decode(j).unwrap();
+                assert_eq!(q.turn, Color::Black);
+                // The same pieces, colours exchanged, up to the table's symmetries.
+                assert_eq!(l.encode(&q.color_flipped()).0, i, "{name} {i}");
+                assert_eq!(q.occupied().count_ones(), p.occupied().count_ones());
+                twins += 1;
+            }
+            assert!(twins > 2000, "{name}: {twins} positions");
+        }
+        let kqvkr = Layout::new(&Material::parse("KQvKR").unwrap());
+        assert!((0..kqvkr.section).all(|i| kqvkr.colour_twin(i).is_none()));
     }
 
     #[test]
