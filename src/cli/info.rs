@@ -28,7 +28,7 @@ pub fn run(a: InfoArgs) -> Result<bool> {
             outln!(
                 "format:    retro compressed table version {} ({n} blocks of {} values; the dense table's header follows)",
                 retro::table::compressed::VERSION,
-                retro::table::compressed::BLOCK_SLOTS
+                table.compressed_block_slots().unwrap_or(0)
             )?;
             let stored = table.sections_stored();
             for (s, kept) in h.sections.iter().zip(stored) {

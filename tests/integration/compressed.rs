@@ -141,11 +141,7 @@ fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
         assert!(std::fs::read(&path).unwrap() == original, "{name} rebuilt");
     }
     // KQvKR made again over the compressed sub-tables only.
-    let fresh = tempfile::tempdir().unwrap();
-    for sub in ["KQvK", "KRvK"] {
-        let file = format!("{sub}.{}", compressed::EXTENSION);
-        std::fs::copy(compressed_dir().join(&file), fresh.path().join(&file)).unwrap();
-    }
+    let fresh = kqvkr_sub_tables();
     let plugin = retro::GAMES.plugin_in("KQvKR", fresh.path()).unwrap();
     let done = retro::generate::generate(&*plugin, fresh.path(), &Silent).unwrap();
     assert!(
@@ -154,16 +150,43 @@ fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
     );
 }
 
-/// A compressed sub-table whose block is damaged while `generate` reads it (a large file,
-/// read at positions or mapped, changed in place): the solve meets it as "illegal" on
-/// some thread, and the table made from it is refused, the block named, nothing written.
-#[test]
-fn a_sub_table_damaged_while_generating_leaves_nothing_written() {
+/// A folder holding KQvKR's sub-tables, KQvK and KRvK, compressed.
+fn kqvkr_sub_tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for sub in ["KQvK", "KRvK"] {
         let file = format!("{sub}.{}", compressed::EXTENSION);
         std::fs::copy(compressed_dir().join(&file), dir.path().join(&file)).unwrap();
     }
+    dir
+}
+
+/// A table in blocks of one 4,096-slot tile, as tables past 2^32 slots a section (6 pieces)
+/// are kept: its file says so, and it gives back the dense table byte for byte.
+#[test]
+fn a_table_in_blocks_of_one_tile_comes_back_whole() {
+    let dir = kqvkr_sub_tables();
+    let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
+    let slots = compressed::SMALL_BLOCK_SLOTS;
+    let c =
+        compressed::compress_in_blocks(&dense, dir.path(), Sides::One, Some(LEVEL), slots, &Silent)
+            .unwrap();
+    // 462 king pairs of 64 x 64 slots a section, one side kept.
+    assert_eq!(c.blocks, 462);
+    let loaded = retro::GAMES.open_file(&c.path, true).unwrap();
+    assert_eq!(loaded.table.compressed_block_slots(), Some(4096));
+    let out = tempfile::tempdir().unwrap();
+    let (path, _) =
+        retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent).unwrap();
+    let original = std::fs::read(chess_all4().join("KQvKR.rtb")).unwrap();
+    assert!(std::fs::read(&path).unwrap() == original, "KQvKR rebuilt");
+}
+
+/// A compressed sub-table whose block is damaged while `generate` reads it (a large file,
+/// read at positions or mapped, changed in place): the solve meets it as "illegal" on
+/// some thread, and the table made from it is refused, the block named, nothing written.
+#[test]
+fn a_sub_table_damaged_while_generating_leaves_nothing_written() {
+    let dir = kqvkr_sub_tables();
     let m = Material::parse("KQvKR").unwrap();
     let chess = Chess::open_reading(&m, dir.path(), Load::Positioned).unwrap();
     // Flip a byte of KQvK's first block, after it was opened and checked.

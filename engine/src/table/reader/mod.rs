@@ -497,6 +497,11 @@ impl Table {
         self.blocks.as_ref().map(Blocks::cache_budget)
     }
 
+    /// The slots of each block of a compressed table (`None` for a dense one).
+    pub fn compressed_block_slots(&self) -> Option<u64> {
+        self.blocks.as_ref().map(|b| b.block_slots())
+    }
+
     /// The number of blocks of a compressed table.
     pub fn compressed_blocks(&self) -> Option<usize> {
         self.blocks.as_ref().map(Blocks::len)
