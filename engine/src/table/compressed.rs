@@ -107,6 +107,7 @@ pub fn block_slots(header: &Header) -> u32 {
         BLOCK_SLOTS
     }
 }
+
 /// zstd level by default, per metric: where the next level down costs a few per cent of
 /// bytes for a third to a half less CPU, a whole set is worth the time. Measured on
 /// KQRvKR and KRPvKR (one side to move; user CPU of `retro compress --threads 2`, weighing
@@ -808,8 +809,11 @@ pub fn compress(
     compress_in_blocks(table, dir, sides, level, slots, progress)
 }
 
-/// [`compress`] in blocks of `block_slots` slots (a multiple of 4,096, the tiles' size)
-/// rather than the table's own length.
+/// [`compress`] in blocks of `block_slots` slots rather than the table's own length.
+///
+/// # Panics
+///
+/// If `block_slots` is not a positive multiple of 4,096, the tiles' size.
 pub fn compress_in_blocks(
     table: &impl Source,
     dir: &Path,
@@ -818,6 +822,10 @@ pub fn compress_in_blocks(
     block_slots: u32,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
+    assert!(
+        block_slots > 0 && block_slots % 4096 == 0,
+        "blocks of whole tiles, not {block_slots} slots"
+    );
     let path = table.path().to_path_buf();
     let io = |source| TableError::Io {
         path: path.clone(),
