@@ -215,6 +215,9 @@ fn table_name(a: &GenerateArgs) -> Result<String> {
 }
 
 pub fn run(a: GenerateArgs) -> Result<bool> {
+    // A solve reads its sub-tables over and over: mapped, their bytes are not a second
+    // time in the solver's own memory.
+    retro::table::set_map_small();
     // Chess: a material set, by `chess MATERIAL`, `chess --all N`, or a material's name.
     let chess = retro::GAMES
         .family_of(&a.game)

@@ -96,8 +96,10 @@ proptest! {
         same_records(&got, &want)?;
     }
 
+    /// With moves out of the table no deeper than they are, the never-lost marks and the
+    /// candidates are kept in bytes no value holds yet, until the solve gets deep.
     #[test]
-    fn never_lost_marks_in_a_byte_change_nothing(g in graphs()) {
+    fn never_lost_and_candidate_marks_in_a_byte_change_nothing(g in graphs()) {
         let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
         let got = one_byte_shallow(&g).unwrap();
         same_records(&got, &want)?;
@@ -107,6 +109,9 @@ proptest! {
     fn one_byte_bytes_do_not_depend_on_the_thread_count(g in graphs()) {
         let solve = |t| crate::generate::with_threads(Some(t), || one_byte(&g).unwrap()).unwrap();
         prop_assert_eq!(solve(1), solve(3));
+        let shallow =
+            |t| crate::generate::with_threads(Some(t), || one_byte_shallow(&g).unwrap()).unwrap();
+        prop_assert_eq!(shallow(1), shallow(3));
     }
 }
 
@@ -116,7 +121,8 @@ fn the_longest_loss_is_solved_and_one_ply_more_is_refused() {
     assert_eq!(sol.value(254), Value::Loss(MAX_LOSS_PLIES));
     assert_eq!(sol.value(253), Value::Win(MAX_WIN_PLIES));
     assert_eq!((sol.mv(0), sol.mv(254)), (NO_MOVE, 1));
-    // The never-lost marks move to their own bits before the last depths.
+    // The never-lost marks and the candidates move to their own bits before the last
+    // depths.
     assert_eq!(one_byte_shallow(&chain(255)).unwrap(), sol);
     let err = one_byte(&chain(256)).unwrap_err();
     assert!(matches!(err, super::SolveError::TooDeep(255)), "{err}");

@@ -39,7 +39,7 @@ pub mod writer;
 pub use crate::error::TableError;
 pub use header::{Header, SectionInfo};
 pub use metric::Metric;
-pub use reader::{set_never_map, written_in_older_format, Load, Table};
+pub use reader::{set_map_small, set_never_map, written_in_older_format, Load, Table};
 pub use writer::{write_records, write_records_as, write_table};
 
 /// The first eight bytes of every table file.

@@ -106,7 +106,8 @@ impl Storage {
         // process writes the file. Table files are written once under a temporary name and
         // renamed into place, never modified in place by retro. If another program
         // truncates the file while it is mapped, reads beyond the new end fault (SIGBUS):
-        // that is why only tables above `IN_MEMORY_MAX` are mapped, why `retro serve` and
+        // that is why only tables above `IN_MEMORY_MAX` are mapped (and small ones only
+        // by `retro generate`, `set_map_small`), why `retro serve` and
         // `retro probe` never map (see `Load::Safe`, `set_never_map`), and why
         // docs/file-formats.md says to replace tables by renaming.
         let map = unsafe { Mmap::map(&file)? };

@@ -2,7 +2,7 @@
 //!
 //! The two-queue solver ([`super::two_queue`]) keeps a counter per slot and lists of slot
 //! numbers per depth: several bytes a slot. This one keeps the value byte
-//! ([`Value::packed`]) and two bits a slot, and finds its work by scanning the values, as
+//! ([`Value::packed`]) and a bit a slot, and finds its work by scanning the values, as
 //! Syzygy's generator does:
 //!
 //! 1. **Start.** Every slot is classified once ([`Passes::start`]): illegal, final
@@ -12,8 +12,8 @@
 //! 2. **Depth d, lost → won.** Every slot holding a loss at d is found (see *Scans*
 //!    below); its predecessors that are unknown, or hold a slower tentative win, are won
 //!    at d + 1.
-//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its predecessors as
-//!    candidates (a bit a slot). Each candidate still unknown is then checked forward
+//! 3. **Won → lost.** Every slot holding a win at d + 1 marks its unknown predecessors as
+//!    candidates (in their byte: see below). Each candidate is then checked forward
 //!    ([`Passes::targets`]): if every move inside the table leads to a win at most d + 1,
 //!    it is lost at one ply more than its slowest move, moves out of the table included
 //!    ([`Passes::slowest_exit`]). That may be beyond d + 2 (a slow capture into a won
@@ -39,7 +39,10 @@
 //! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
 //! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
 //! can have until the solve gets that deep ([`Passes::deepest_exit`]); before then these
-//! marks move to a bit array of their own.
+//! marks move to a bit array of their own. A candidate likewise holds the byte of a loss
+//! in 254 plies from its proposal to its check (with plies, a byte of its own), and only a
+//! table that deep keeps its candidates in bits, in its last depths: a bit a slot less,
+//! an eighth of the solve's memory.
 //!
 //! **Groups.** The passes work on groups of slots ([`Passes::group`]; chess: every piece
 //! but the last standing still), the solver handing them a mask of the slots concerned:
@@ -57,8 +60,8 @@
 //!
 //! **Distance to zeroing** ([`Passes::metric`]: [`Metric::Dtz`](crate::table::Metric)): a
 //! move out of the table counts 1 or 101 plies whoever makes it, so wins and losses have
-//! either parity: the bytes hold plies (`packing.rs`), and the few values past 126 plies are
-//! kept apart (`deep.rs`). Moves that restart the count inside the table (chess: pawn moves)
+//! either parity: the bytes hold plies (`packing.rs`), and the few values past 126 plies
+//! (losses past 125) are kept apart (`deep.rs`). Moves that restart the count inside the table (chess: pawn moves)
 //! lead to higher tiers ([`Passes::tiers`]), solved first: the solve runs tier by tier, a
 //! bit a slot marking the current one, and such a move is a move out of the tier, its value
 //! read where its tier left it. The records are DTZ codes with no best move.
@@ -137,7 +140,15 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         } else {
             Some(Bits::new(n)?)
         },
-        cand: Bits::new(n)?,
+        // Candidates in bits from the start where a move out of the table may already
+        // lose in the candidates' byte's plies.
+        cand: if passes.deepest_exit().saturating_add(1) < packing.cand_depth() {
+            None
+        } else {
+            Some(Bits::new(n)?)
+        },
+        cand_byte: packing.cand_byte(),
+
         proposed: (0..n.div_ceil(chunk))
             .map(|_| AtomicBool::new(false))
             .collect(),
@@ -170,7 +181,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         solve_tier(&mut st, n, "", opts)?;
     } else {
         for t in (0..tiers).rev() {
-            // This tier's slots, as bits; the earlier tiers' values are final.
+            // This tier's slots, as bits; the earlier tiers' values are final. (The last
+            // tier's bits go first: two at once were the solve's peak.)
+            st.tier = None;
             let cur = Bits::new(n)?;
             let any = (0..n.div_ceil(chunk))
                 .into_par_iter()
@@ -342,6 +355,10 @@ fn solve_tier<P: Passes>(
         if d + 1 >= packing.keep_depth() && st.keep.is_none() {
             st.widen()?;
         }
+        // This step stores losses from d + 2 plies on.
+        if d + 2 >= packing.cand_depth() {
+            st.widen_cand()?;
+        }
         let st = &*st;
         // The wins at d + 1 have a byte: the groups this depth wins are noted, and the
         // scan for those wins reads them alone, with the chunks holding such a win stored
@@ -427,9 +444,8 @@ fn solve_tier<P: Passes>(
                 let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
                 // Single slots are taken 64 at a time (the chunk is a multiple of 64).
                 let step = if g == 1 { 64 } else { g };
-                let all = first_slots(step);
                 for first in (lo..hi).step_by(step) {
-                    let m = st.cand.take_mask(first, all);
+                    let m = st.take_candidates(first, step.min(n - first));
                     if m == 0 {
                         continue;
                     }

@@ -1,26 +1,30 @@
 //! A value in one byte, as the solver keeps it: moves for distance to mate, plies for a
 //! metric whose wins and losses may have either parity (distance to zeroing).
 
-use crate::game::{Value, MAX_WIN_PLIES};
+use crate::game::{Value, MAX_LOSS_PLIES, MAX_WIN_PLIES};
 use crate::table::Metric;
 
 /// How values are kept in a byte. Both share the bytes the solver gives a meaning of its
 /// own: 0 is a terminal loss (and an illegal slot, told apart by its settled bit), 1 the
 /// draw (and an unknown slot), 128 the never-lost mark (with moves, a win no slot holds
-/// until the solve gets deep: [`Packing::keep_depth`]).
+/// until the solve gets deep: [`Packing::keep_depth`]), and [`Packing::cand_byte`] a
+/// candidate for a loss (with moves, a loss no slot holds until the solve gets deep:
+/// [`Packing::cand_depth`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Packing {
     /// [`Value::packed`]: wins of an odd number of plies, losses of an even number, up to
     /// 255 and 254 plies (distance to mate).
     Moves,
-    /// Any parity: 2 to 127 are wins in 1 to 126 plies, 129 to 254 losses in 1 to 126
+    /// Any parity: 2 to 127 are wins in 1 to 126 plies, 129 to 253 losses in 1 to 125
     /// (distance to zeroing, where a move into a zeroing move's result counts 1 or 101
     /// plies whoever makes it). A longer one, which only long cursed wins and blessed
-    /// losses reach, is kept apart ([`super::deep`]), its slot holding [`DEEP`].
+    /// losses reach, is kept apart ([`super::deep`]), its slot holding [`DEEP`]; 254 is
+    /// the candidates' byte.
     Plies,
 }
 
-/// The longest win or loss [`Packing::Plies`] holds in its byte.
+/// The longest win [`Packing::Plies`] holds in its byte; its longest loss is one ply
+/// shorter, the byte after it marking candidates.
 const PLIES_MAX: u16 = 126;
 
 /// With [`Packing::Plies`], the byte of a slot whose value is kept apart.
@@ -41,7 +45,7 @@ impl Packing {
         match (self, v) {
             (Packing::Moves, v) => v.fits(),
             (Packing::Plies, Value::Win(p)) => (1..=PLIES_MAX).contains(&p),
-            (Packing::Plies, Value::Loss(p)) => p <= PLIES_MAX,
+            (Packing::Plies, Value::Loss(p)) => p < PLIES_MAX,
             (Packing::Plies, _) => true,
         }
     }
@@ -67,7 +71,7 @@ impl Packing {
             (Packing::Plies, 0) => Value::Loss(0),
             (Packing::Plies, 1) => Value::Draw,
             (Packing::Plies, 2..=127) => Value::Win(b as u16 - 1),
-            (Packing::Plies, 129..=254) => Value::Loss(b as u16 - 128),
+            (Packing::Plies, 129..=253) => Value::Loss(b as u16 - 128),
             (Packing::Plies, b) => unreachable!("byte {b} holds no value of its own"),
         }
     }
@@ -78,6 +82,25 @@ impl Packing {
     pub(super) fn keep_depth(self) -> u16 {
         match self {
             Packing::Moves => MAX_WIN_PLIES - 1,
+            Packing::Plies => u16::MAX,
+        }
+    }
+
+    /// The byte marking a candidate for a loss (an unknown slot) while the candidates are
+    /// proposed and checked: with moves, the byte of a loss in 254 plies, which no slot
+    /// holds before the solve gets that deep; with plies, a byte of its own.
+    pub(super) fn cand_byte(self) -> u8 {
+        match self {
+            Packing::Moves => Value::Loss(MAX_LOSS_PLIES).packed(),
+            Packing::Plies => 128 + PLIES_MAX as u8,
+        }
+    }
+
+    /// The depth of the loss that needs [`Packing::cand_byte`]: from the step that may
+    /// store it on, candidates are bits of their own. With plies, none does.
+    pub(super) fn cand_depth(self) -> u16 {
+        match self {
+            Packing::Moves => MAX_LOSS_PLIES,
             Packing::Plies => u16::MAX,
         }
     }
@@ -102,15 +125,25 @@ mod tests {
             }
             assert_eq!(packing.unpack(packing.pack(Value::Draw)), Value::Draw);
             // Every byte but the draw's is a win or a loss; with plies, but the
-            // never-lost mark's and the deep one's too.
-            let values = if packing == Packing::Moves { 255 } else { 253 };
+            // never-lost mark's, the deep one's and the candidates' too.
+            let values = if packing == Packing::Moves { 255 } else { 252 };
             assert_eq!(seen.len(), values, "{packing:?}");
             assert!(!seen.contains_key(&DEEP) || packing == Packing::Moves);
             assert!(!seen.contains_key(&super::super::KEEP) || packing == Packing::Moves);
+            // The candidates' byte: with moves, the deepest loss, needed only from
+            // `cand_depth`; with plies, no value's.
+            let cand = packing.cand_byte();
+            assert!(cand != super::super::KEEP && cand > 1);
+            assert!(cand != DEEP || packing == Packing::Moves);
+            match packing {
+                Packing::Moves => assert_eq!(seen[&cand], Value::Loss(packing.cand_depth())),
+                Packing::Plies => assert!(!seen.contains_key(&cand)),
+            }
         }
         assert_eq!(Packing::Moves.keep_depth(), 252);
         assert_eq!(Packing::Moves.unpack(super::super::KEEP), Value::Win(253));
         assert!(Packing::Plies.fits(Value::Win(2)) && Packing::Plies.fits(Value::Loss(1)));
         assert!(!Packing::Plies.fits(Value::Win(127)) && !Packing::Moves.fits(Value::Win(2)));
+        assert!(Packing::Plies.fits(Value::Loss(125)) && !Packing::Plies.fits(Value::Loss(126)));
     }
 }

@@ -71,7 +71,9 @@ pub trait Passes: Sync {
     /// solver no longer asks once its depth is past it. Default: as long as a record
     /// holds. Below 252 (126 with [`Metric::Dtz`]), no position of the table can be won in
     /// 253 plies (127) before the solve gets that deep, and the solver keeps its never-lost
-    /// mark in that value's byte meanwhile, not in a bit of its own.
+    /// mark in that value's byte meanwhile, not in a bit of its own; below 253, its
+    /// candidates for a loss in the byte of a loss in 254 plies likewise (with
+    /// [`Metric::Dtz`] they have a byte of their own).
     fn deepest_exit(&self) -> u16 {
         MAX_LOSS_PLIES
     }

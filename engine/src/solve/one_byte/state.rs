@@ -1,5 +1,5 @@
-//! The solver's state while it solves: the value bytes, the never-lost, candidate and
-//! settled bits, and the passes over them.
+//! The solver's state while it solves: the value bytes (candidates and never-lost marks
+//! among them, until the solve gets deep), the settled bits, and the passes over them.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::deep::Deep;
 use super::packing::Packing;
-use super::{bits, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
+use super::{bits, first_slots, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
 use crate::table::metric::DTZ_MAX_PLIES;
 
@@ -29,6 +29,7 @@ impl Bits {
     pub(super) fn get(&self, i: usize) -> bool {
         self.0[i / 64].load(Relaxed) >> (i % 64) & 1 != 0
     }
+
     pub(super) fn set(&self, i: usize) {
         self.0[i / 64].fetch_or(1 << (i % 64), Relaxed);
     }
@@ -77,8 +78,14 @@ pub(super) struct State<'a, P> {
     /// Never lost: a move out of the table holds the draw. While `None`, such a slot holds
     /// [`KEEP`] instead.
     pub(super) keep: Option<Bits>,
-    /// Candidates for a loss at the current depth.
-    pub(super) cand: Bits,
+    /// Candidates for a loss at the current depth, where their byte cannot mark them: from
+    /// the depth that may store a loss of that byte on ([`Packing::cand_depth`]: only in
+    /// tables 254 plies deep). While `None`, a candidate holds [`State::cand_byte`]
+    /// instead of [`UNKNOWN`] from its proposal until its check: a bit a slot less at the
+    /// peak (an eighth of the memory the solve takes).
+    pub(super) cand: Option<Bits>,
+    /// [`Packing::cand_byte`].
+    pub(super) cand_byte: u8,
     /// Per chunk of slots: some slot of it was proposed since its candidates were last
     /// taken. The candidates' scan passes over the others (every other depth, with moves,
     /// proposes nothing; late in a long table, few chunks have any).
@@ -157,6 +164,8 @@ impl<P: Passes> State<'_, P> {
         match self.get(q) {
             // The never-lost mark: no win yet.
             KEEP if self.keep.is_none() => None,
+            // A candidate, unknown.
+            b if b == self.cand_byte && self.cand.is_none() => None,
             b => match self.read(b, q) {
                 Value::Win(x) if x <= w => Some(x),
                 _ => None,
@@ -321,9 +330,45 @@ impl<P: Passes> State<'_, P> {
 
     /// Mark `p` a candidate for a loss if it may still lose.
     pub(super) fn propose(&self, p: Index) {
-        if self.get(p) == UNKNOWN && !self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
-            self.cand.set(p as usize);
+        if self.keep.as_ref().is_some_and(|k| k.get(p as usize)) {
+            return;
+        }
+        let marked = match &self.cand {
+            Some(c) => {
+                self.get(p) == UNKNOWN && {
+                    c.set(p as usize);
+                    true
+                }
+            }
+            None => self.value.swap(p as usize, UNKNOWN, self.cand_byte),
+        };
+        if marked {
             self.note_proposed(p as usize);
+        }
+    }
+
+    /// Move the candidates from their byte to a bit array of their own, before the solve
+    /// may store a loss of that byte. Called between steps, when no slot is a candidate.
+    pub(super) fn widen_cand(&mut self) -> Result<(), SolveError> {
+        if self.cand.is_none() {
+            self.cand = Some(Bits::new(self.value.len())?);
+        }
+        Ok(())
+    }
+
+    /// Take the candidates among the `len` slots from `first`, to be checked: they are
+    /// unknown again. (A word may hold slots of the next chunk, which its worker changes
+    /// meanwhile.)
+    pub(super) fn take_candidates(&self, first: usize, len: usize) -> u64 {
+        match &self.cand {
+            Some(c) => c.take_mask(first, first_slots(len)),
+            None => {
+                let m = self.value.holding(first, len, self.cand_byte);
+                if m != 0 {
+                    self.value.set_where_shared(first, m, UNKNOWN);
+                }
+                m
+            }
         }
     }
 
@@ -504,17 +549,32 @@ impl<P: Passes> State<'_, P> {
         self.value.holding_within(first as usize, len, UNKNOWN, m)
     }
 
-    /// Propose the slots of `m` (`first + b`) as candidates: those not settled and not
-    /// kept. Their values are not read here, at random: a proposed slot that is not
-    /// unknown (a win stored ahead, or never lost) is dropped when the candidates are
-    /// checked, group by group in order.
+    /// Propose the slots of `m` (`first + b`) as candidates: those not settled, not kept,
+    /// and unknown. With candidates in bits, the values are not read here, at random: a
+    /// proposed slot that is not unknown (a win stored ahead, or never lost) is dropped
+    /// when the candidates are checked, group by group in order. With candidates in their
+    /// byte, the slots' line is read, and written where a slot is unknown: while
+    /// candidates are proposed no other byte is written, so an unknown slot read here is
+    /// still unknown (or proposed by another thread) when its candidate byte is stored.
+    /// That read, at random, is the price of the bit a slot saved: KQRvKR's retrograde
+    /// takes a tenth longer.
     pub(super) fn propose_mask(&self, first: Index, m: u64) {
         let mut m = m & !self.fin.mask(first as usize);
         if let Some(k) = &self.keep {
             m &= !k.mask(first as usize);
         }
+        match &self.cand {
+            Some(c) if m != 0 => c.set_mask(first as usize, m),
+            Some(_) => {}
+            None => {
+                m = self.unknown(first, m);
+                if m != 0 {
+                    self.value
+                        .set_where_shared(first as usize, m, self.cand_byte);
+                }
+            }
+        }
         if m != 0 {
-            self.cand.set_mask(first as usize, m);
             // Its lowest and highest slots: one chunk, or two where a group of single
             // slots crosses their border.
             self.note_proposed(first as usize + m.trailing_zeros() as usize);
@@ -537,8 +597,9 @@ impl<P: Passes> State<'_, P> {
                 ILLEGAL => self.fin.get(q as usize),
                 _ => self.won_within(q, w).is_some(),
             };
-            let lost =
-                !(byte == KEEP && marked) && matches!(self.read(byte, q), Value::Loss(l) if l < w);
+            // A never-lost mark or a candidate holds no value of its own.
+            let mark = (byte == KEEP && marked) || (byte == self.cand_byte && self.cand.is_none());
+            let lost = !mark && matches!(self.read(byte, q), Value::Loss(l) if l < w);
             a >> b & 1 == by_value as u64 || lost
         }));
         a

@@ -94,6 +94,18 @@ pub(crate) fn never_map() -> bool {
     NEVER_MAP.load(Relaxed)
 }
 
+/// Set by [`set_map_small`]: [`Load::Auto`] maps small files too.
+static MAP_SMALL: AtomicBool = AtomicBool::new(false);
+
+/// From now on, [`Load::Auto`] maps every file, small ones too, unless the process never
+/// maps ([`set_never_map`]): for `retro generate`, whose solves read their sub-tables
+/// over and over. Their bytes are then held once, in the kernel's page cache (shared, and
+/// given back under pressure), not copied into the process's own memory: KRPvKR's
+/// 4-piece sub-tables are 85 MB, a tenth of a byte a slot of its solve.
+pub fn set_map_small() {
+    MAP_SMALL.store(true, Relaxed);
+}
+
 /// True if `path` is a retro table of an older format version (its first 16 bytes say so),
 /// which this build refuses: a file to generate again, not damage to report.
 pub fn written_in_older_format(path: &Path) -> bool {
@@ -208,7 +220,9 @@ impl Table {
         let safe = load == Load::Safe || never_map();
         let map = if load == Load::Positioned || (compressed && safe) {
             Ok(Storage::positioned(file, &meta))
-        } else if meta.len() <= IN_MEMORY_MAX {
+        } else if meta.len() <= IN_MEMORY_MAX
+            && !(load == Load::Auto && MAP_SMALL.load(Relaxed) && !safe)
+        {
             Storage::read(file, &meta)
         } else if safe {
             Ok(Storage::positioned(file, &meta))

@@ -91,19 +91,18 @@ pub fn open_present(
 /// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
 /// set, less the process and the mapped sub-tables).
 ///
-/// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and two bits while
-/// solving, then the value byte (and one bit, for a table 253 plies deep) while the records
-/// are written. KQRvKR peaked
-/// at 318,824 KiB of anonymous memory for its 242 M slots (1.35 bytes a slot with the
-/// process and the writer's buffers). KRRvKRR (6 pieces, 15.5 G slots): arrays of 1.25 bytes
-/// a slot; its peak resident set, 20.7 to 22.4 GB over two runs, also counts mapped file
-/// pages the kernel may drop (the sub-tables, and the written table's while its checksums
-/// are read).
-const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.35;
+/// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and a bit
+/// while solving (the candidates for a loss held in a byte no value needs yet; a bit more,
+/// and another for the never-lost marks, in the last depths of a table 253 plies deep),
+/// then the value byte while the records are written. Anonymous memory at the peak, with
+/// the process and the writer's buffers, the sub-tables mapped: KQRvKR 271,596 KiB for
+/// its 242 M slots (1.15 bytes a slot), KRPvKR 901,460 KiB for 805 M (1.15).
+const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.19;
 /// DTZ, the one-byte solver too, its records written without best moves: the same arrays
 /// as DTM without pawns; with pawns, solved by tiers, the current tier's bit a slot besides
-/// (0.125 bytes more). The values beyond a byte (distances past 126 plies) are kept apart,
-/// and few: 2,841 slots of KBBvKN's 242 M.
+/// (0.125 bytes more: KRPvKR 1,003,856 KiB, 1.28 bytes a slot). The values beyond a byte
+/// (distances past 126 plies, losses past 125) are kept apart, and few: 2,841 slots of
+/// KBBvKN's 242 M.
 const DTZ_BYTES_PER_SLOT: [f64; 2] = [ONE_BYTE_BYTES_PER_SLOT, ONE_BYTE_BYTES_PER_SLOT + 0.125];
 /// The bare-king solver ([`crate::bareking`]) keeps records for every placement of its
 /// king quadrant and both orders of twin pieces, then fills the table: KBNvK 11.5, KPPvK
@@ -344,16 +343,19 @@ mod tests {
         assert_eq!(kqvkr.positions, 2 * 462 * 64 * 64);
         let section = 462 * 64 * 64 * 2;
         assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
-        // Measured: KQRvKR's one-byte solve peaked at 318,824 KiB of anonymous memory for
-        // its 2 x 462 x 64^3 slots, beside its three 4-piece sub-tables mapped.
-        let kqrvkr = Material::parse("KQRvKR").unwrap();
-        let big = estimate(&kqrvkr, dtm).memory_bytes as f64;
-        let subs: u64 = kqrvkr.children().iter().map(|c| file_bytes(c, 0)).sum();
-        let measured = 318_824.0 * 1024.0 + subs as f64;
-        assert!(
-            big > measured && big < 1.1 * measured,
-            "{big} vs {measured}"
-        );
+        // Measured (`retro generate`, RssAnon): the one-byte solve of KQRvKR peaked at
+        // 271,596 KiB of anonymous memory for its 2 x 462 x 64^3 slots, KRPvKR's at
+        // 901,460 KiB, their sub-tables mapped besides.
+        for (m, kib) in [("KQRvKR", 271_596.0), ("KRPvKR", 901_460.0)] {
+            let m = Material::parse(m).unwrap();
+            let big = estimate(&m, dtm).memory_bytes as f64;
+            let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
+            let measured = kib * 1024.0 + subs as f64;
+            assert!(
+                big > measured && big < 1.1 * measured,
+                "{m}: {big} vs {measured}"
+            );
+        }
         // DTZ: the same solver, the same arrays without pawns; with pawns, a tier bit a
         // slot more.
         let dtz = |m: &str| {
