@@ -12,6 +12,13 @@ mod cpu;
 
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's allocator: `retro serve` decodes a compressed block
+/// into a buffer of its own for each value it cannot find held, and the block cache frees
+/// it later, often on another thread; glibc's allocator then takes the allocating
+/// thread's arena lock.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 
 /// A retrograde endgame-tablebase engine: solve games backwards from their ends, store every

@@ -88,15 +88,15 @@ pub fn open_present(
     Ok(Some(t))
 }
 
-/// Solver bytes per index slot at the peak, measured (`/usr/bin/time -v`, maximum resident
-/// set, less the process and the mapped sub-tables).
+/// Solver bytes per index slot at the peak, measured (anonymous memory, `RssAnon` in
+/// `/proc/PID/status`: the resident set less the mapped files).
 ///
 /// DTM, the one-byte solver ([`retro_engine::solve::one_byte`]): a value byte and a bit
 /// while solving (the candidates for a loss held in a byte no value needs yet; a bit more,
 /// and another for the never-lost marks, in the last depths of a table 253 plies deep),
 /// then the value byte while the records are written. Anonymous memory at the peak, with
-/// the process and the writer's buffers, the sub-tables mapped: KQRvKR 271,596 KiB for
-/// its 242 M slots (1.15 bytes a slot), KRPvKR 901,460 KiB for 805 M (1.15).
+/// the process and the writer's buffers, the sub-tables mapped: KQRvKR 281,228 KiB for
+/// its 242 M slots (1.19 bytes a slot), KRPvKR 908,464 KiB for 805 M (1.16).
 const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.19;
 /// DTZ, the one-byte solver too, its records written without best moves: the same arrays
 /// as DTM without pawns; with pawns, solved by tiers, the current tier's bit a slot besides
@@ -344,9 +344,9 @@ mod tests {
         let section = 462 * 64 * 64 * 2;
         assert_eq!(kqvkr.file_bytes, 4096 + align_up(section) + section);
         // Measured (`retro generate`, RssAnon): the one-byte solve of KQRvKR peaked at
-        // 271,596 KiB of anonymous memory for its 2 x 462 x 64^3 slots, KRPvKR's at
-        // 901,460 KiB, their sub-tables mapped besides.
-        for (m, kib) in [("KQRvKR", 271_596.0), ("KRPvKR", 901_460.0)] {
+        // 281,228 KiB of anonymous memory for its 2 x 462 x 64^3 slots, KRPvKR's at
+        // 908,464 KiB, their sub-tables mapped besides.
+        for (m, kib) in [("KQRvKR", 281_228.0), ("KRPvKR", 908_464.0)] {
             let m = Material::parse(m).unwrap();
             let big = estimate(&m, dtm).memory_bytes as f64;
             let subs: u64 = m.children().iter().map(|c| file_bytes(c, 0)).sum();
