@@ -1,6 +1,7 @@
 //! Values beyond a byte, where values are kept in plies ([`Packing::Plies`]): distances to
 //! zeroing past 126 plies (losses past 125), which only the long cursed wins and blessed
-//! losses reach, in few positions. Their slots hold the [`DEEP`] byte and their values are kept here.
+//! losses reach, in few positions. Their slots hold the [`DEEP`] byte and their values are
+//! kept here.
 //!
 //! [`Packing::Plies`]: super::packing::Packing::Plies
 

@@ -61,10 +61,11 @@
 //! **Distance to zeroing** ([`Passes::metric`]: [`Metric::Dtz`](crate::table::Metric)): a
 //! move out of the table counts 1 or 101 plies whoever makes it, so wins and losses have
 //! either parity: the bytes hold plies (`packing.rs`), and the few values past 126 plies
-//! (losses past 125) are kept apart (`deep.rs`). Moves that restart the count inside the table (chess: pawn moves)
-//! lead to higher tiers ([`Passes::tiers`]), solved first: the solve runs tier by tier, a
-//! bit a slot marking the current one, and such a move is a move out of the tier, its value
-//! read where its tier left it. The records are DTZ codes with no best move.
+//! (losses past 125) are kept apart (`deep.rs`). Moves that restart the count inside the
+//! table (chess: pawn moves) lead to higher tiers ([`Passes::tiers`]), solved first: the
+//! solve runs tier by tier, a bit a slot marking the current one, and such a move is a move
+//! out of the tier, its value read where its tier left it. The records are DTZ codes with
+//! no best move.
 //!
 //! A game can give its own [`Passes`] (chess works on squares and index arithmetic, not on
 //! positions); [`GamePasses`] gives them for any [`Game`](crate::game::Game) from its
@@ -148,7 +149,6 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             Some(Bits::new(n)?)
         },
         cand_byte: packing.cand_byte(),
-
         proposed: (0..n.div_ceil(chunk))
             .map(|_| AtomicBool::new(false))
             .collect(),

@@ -29,7 +29,6 @@ impl Bits {
     pub(super) fn get(&self, i: usize) -> bool {
         self.0[i / 64].load(Relaxed) >> (i % 64) & 1 != 0
     }
-
     pub(super) fn set(&self, i: usize) {
         self.0[i / 64].fetch_or(1 << (i % 64), Relaxed);
     }
