@@ -91,7 +91,7 @@ pub const BLOCK_SLOTS: u32 = 1 << 18;
 /// position and its moves. KRRvKRR's DTZ table in blocks of one tile: a probe (the value
 /// and every move's) takes 62 us of the server's CPU instead of 1,024, for twice the bytes
 /// (179 MB against 88 MB, a fifth of it the blocks' index; still 1/173 of the dense file).
-pub const SMALL_BLOCK_SLOTS: u32 = 1 << 12;
+pub const SMALL_BLOCK_SLOTS: u32 = TILE as u32;
 /// See [`SMALL_BLOCK_SLOTS`]: beyond every 5-piece chess section (805 M slots at most).
 pub const SMALL_BLOCKS_PAST: u64 = 1 << 32;
 
@@ -823,7 +823,7 @@ pub fn compress_in_blocks(
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     assert!(
-        block_slots > 0 && block_slots % 4096 == 0,
+        block_slots > 0 && block_slots as usize % TILE == 0,
         "blocks of whole tiles, not {block_slots} slots"
     );
     let path = table.path().to_path_buf();

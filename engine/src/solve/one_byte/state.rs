@@ -334,10 +334,11 @@ impl<P: Passes> State<'_, P> {
         }
         let marked = match &self.cand {
             Some(c) => {
-                self.get(p) == UNKNOWN && {
+                let unknown = self.get(p) == UNKNOWN;
+                if unknown {
                     c.set(p as usize);
-                    true
                 }
+                unknown
             }
             None => self.value.swap(p as usize, UNKNOWN, self.cand_byte),
         };
