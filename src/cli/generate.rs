@@ -61,8 +61,8 @@ pub struct GenerateArgs {
     /// With --compress: keep the dense files as well.
     #[arg(long, requires = "compress")]
     pub keep_dense: bool,
-    /// With --compress: zstd level, 1 (fastest) to 19 (smallest) [default: 14 for distance
-    /// to mate, 15 for DTZ tables].
+    /// With --compress: zstd level, 1 (fastest) to 19 (smallest) [default: 14 with a
+    /// shorter search for distance to mate, 15 for DTZ tables].
     #[arg(long, requires = "compress", value_parser = cli::compress::level)]
     pub level: Option<i32>,
     /// Chess: which metric to make. `dtm`: distance to mate with the best move

@@ -151,7 +151,7 @@ fn the_dense_table_comes_back_and_compressed_sub_tables_serve_generation() {
 }
 
 /// A folder holding KQvKR's sub-tables, KQvK and KRvK, compressed.
-fn kqvkr_sub_tables() -> tempfile::TempDir {
+pub(super) fn kqvkr_sub_tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for sub in ["KQvK", "KRvK"] {
         let file = format!("{sub}.{}", compressed::EXTENSION);

@@ -172,31 +172,40 @@ fn a_damaged_compressed_dtz_table_is_refused_naming_its_block() {
 
 /// A file storing both sides to move, trimmed to one: the bytes `compress` makes of the
 /// dense table, whether the file was written at the trial level (its blocks are then taken
-/// as weighed, as the set runner's working files are) or at another (weighed again).
+/// as weighed, as the set runner's working files are) or at another (weighed again); at the
+/// default set's level and at DTM's own default (level 14, its search shortened), whose
+/// file gives back the dense table byte for byte.
 #[test]
 fn a_file_of_both_sides_trims_to_the_bytes_compressed_from_the_dense_table() {
     let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
-    let level = retro::serve::DEFAULT_SET_LEVEL;
-    let one = tempfile::tempdir().unwrap();
-    let want = compressed::compress(&dense, one.path(), Sides::One, Some(level), &Silent).unwrap();
-    let want = std::fs::read(want.path).unwrap();
-    for both_at in [compressed::TRIAL_LEVEL, level] {
-        let both = tempfile::tempdir().unwrap();
-        let c =
-            compressed::compress(&dense, both.path(), Sides::Both, Some(both_at), &Silent).unwrap();
-        let out = tempfile::tempdir().unwrap();
-        let trimmed = compressed::trim(
-            &Table::open(&c.path).unwrap(),
-            out.path(),
-            Some(level),
-            &Silent,
-        )
-        .unwrap()
-        .expect("two sections, one may go");
-        assert!(
-            std::fs::read(trimmed.path).unwrap() == want,
-            "both sides at level {both_at}, trimmed"
-        );
+    for level in [Some(retro::serve::DEFAULT_SET_LEVEL), None] {
+        let one = super::compressed::kqvkr_sub_tables();
+        let want = compressed::compress(&dense, one.path(), Sides::One, level, &Silent).unwrap();
+        let want_path = want.path;
+        let want = std::fs::read(&want_path).unwrap();
+        for both_at in [Some(compressed::TRIAL_LEVEL), level] {
+            let both = tempfile::tempdir().unwrap();
+            let c =
+                compressed::compress(&dense, both.path(), Sides::Both, both_at, &Silent).unwrap();
+            let out = tempfile::tempdir().unwrap();
+            let trimmed =
+                compressed::trim(&Table::open(&c.path).unwrap(), out.path(), level, &Silent)
+                    .unwrap()
+                    .expect("two sections, one may go");
+            assert!(
+                std::fs::read(trimmed.path).unwrap() == want,
+                "both sides at level {both_at:?}, trimmed at {level:?}"
+            );
+        }
+        if level.is_none() {
+            let loaded = retro::GAMES.open_file(&want_path, true).unwrap();
+            let out = tempfile::tempdir().unwrap();
+            let (path, _) =
+                retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent)
+                    .unwrap();
+            let original = std::fs::read(chess_all4().join("KQvKR.rtb")).unwrap();
+            assert!(std::fs::read(&path).unwrap() == original, "KQvKR rebuilt");
+        }
     }
 }
 
