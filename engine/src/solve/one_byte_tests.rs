@@ -72,6 +72,20 @@ fn one_byte_shallow(g: &crate::testgame::Graph) -> Result<Solution, super::Solve
     Ok(super::one_byte::solve(passes, &opts)?.to_solution(&Silent))
 }
 
+/// The one-byte solver's histogram of `g`'s values (DTM's codes), over the whole table and
+/// over a range starting and ending inside words of bytes, against `want`'s slot by slot.
+fn same_histograms(g: &crate::testgame::Graph, want: &Solution) -> Result<(), TestCaseError> {
+    use crate::table::Metric;
+    let opts = SolveOptions { progress: &Silent };
+    let solved = super::one_byte::solve(super::one_byte::GamePasses(g), &opts).unwrap();
+    let n = want.slots();
+    for (lo, hi) in [(0, n), (n / 3, n - n / 4)] {
+        let counted = super::restart_tests::tallied(want, lo, hi, Metric::Dtm);
+        prop_assert_eq!(solved.histogram(lo, hi, Metric::Dtm), Some(counted));
+    }
+    Ok(())
+}
+
 /// Every node's value and best move alike in `got` and `want`, the first that differs named.
 fn same_records(got: &Solution, want: &Solution) -> Result<(), TestCaseError> {
     prop_assert_eq!(got.slots(), want.slots());
@@ -94,6 +108,7 @@ proptest! {
         let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
         let got = one_byte(&g).unwrap();
         same_records(&got, &want)?;
+        same_histograms(&g, &want)?;
     }
 
     /// With moves out of the table no deeper than they are, the never-lost marks and the
@@ -124,6 +139,8 @@ fn the_longest_loss_is_solved_and_one_ply_more_is_refused() {
     // The never-lost marks and the candidates move to their own bits before the last
     // depths.
     assert_eq!(one_byte_shallow(&chain(255)).unwrap(), sol);
+    // So deep that a bit marks the illegal slots: the checkmates' byte is read slot by slot.
+    same_histograms(&chain(255), &sol).unwrap();
     let err = one_byte(&chain(256)).unwrap_err();
     assert!(matches!(err, super::SolveError::TooDeep(255)), "{err}");
 }

@@ -255,6 +255,14 @@ fn records(r: &dyn Records) -> Vec<u8> {
     out
 }
 
+/// The histogram of the values of `r`'s slots `lo..hi` by `metric`'s code, slot by slot
+/// (what a writer counts where the records give none of their own).
+pub(super) fn tallied(r: &dyn Records, lo: Index, hi: Index, metric: Metric) -> Vec<u64> {
+    let mut h = vec![0u64; metric.codes()];
+    (lo..hi).for_each(|i| h[metric.code(r.value(i))] += 1);
+    h
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -266,6 +274,12 @@ proptest! {
         let want = super::restart::solve_values(&game, Some(&tier_of), &opts).unwrap();
         let got = super::one_byte::solve(Plies { g: &game.0, tiers: 3 }, &opts).unwrap();
         prop_assert_eq!(records(&got), records(&want));
+        // The whole table, and a range starting and ending inside words of bytes.
+        let n = got.slots();
+        for (lo, hi) in [(0, n), (n / 3, n - n / 4)] {
+            let want = tallied(&want, lo, hi, Metric::Dtz);
+            prop_assert_eq!(got.histogram(lo, hi, Metric::Dtz), Some(want));
+        }
     }
 }
 
@@ -294,4 +308,7 @@ fn values_beyond_a_byte_are_kept_apart() {
     assert_eq!(got.value(398), Value::Loss(398));
     assert_eq!(got.value(400), Value::Win(301));
     assert_eq!(records(&got), records(&want));
+    let n = got.slots();
+    let histogram = tallied(&want, 0, n, Metric::Dtz);
+    assert_eq!(got.histogram(0, n, Metric::Dtz), Some(histogram));
 }

@@ -41,6 +41,19 @@ impl<P> Solved<P> {
         self.packing == Packing::Moves && matches!(self.illegal, Illegal::Byte)
     }
 
+    /// The value of every slot holding byte `b`, where the byte alone tells it: not the
+    /// deep byte of plies (nor a byte plies give no value), nor the checkmates' byte where
+    /// a bit marks the illegal slots among them. As [`Solved::value_of`] reads.
+    fn byte_value(&self, b: u8) -> Option<Value> {
+        match (&self.illegal, self.packing, b) {
+            (Illegal::Byte, _, KEEP) => Some(Value::Illegal),
+            (Illegal::Bits(_), _, ILLEGAL) => None,
+            (_, Packing::Plies, 0..=127 | 129..=253) => Some(Packing::Plies.unpack(b)),
+            (_, Packing::Plies, _) => None,
+            (_, Packing::Moves, b) => Some(Packing::Moves.unpack(b)),
+        }
+    }
+
     #[inline]
     fn value_of(&self, i: usize) -> Value {
         match (self.value.get(i), &self.illegal) {
@@ -60,32 +73,38 @@ impl<P: Passes> Records for Solved<P> {
         self.value_of(i as usize)
     }
 
-    /// Where each byte is one value (moves, the illegal slots [`KEEP`]), the bytes are
-    /// counted, then each byte's count goes to its value's code.
+    /// The bytes are counted, then each byte's count goes to its value's code; the slots
+    /// whose byte alone does not tell their value (the deep byte of plies, the checkmates'
+    /// byte where a bit marks the illegal slots among them) are read one by one.
     fn histogram(&self, lo: Index, hi: Index, metric: Metric) -> Option<Vec<u64>> {
-        if !self.bytes_are_values() {
-            return None;
-        }
         const STEP: Index = 1 << 16;
-        let bytes = (0..(hi - lo).div_ceil(STEP))
+        let read: [Option<Value>; 256] = std::array::from_fn(|b| self.byte_value(b as u8));
+        let bins = metric.codes();
+        let h = (0..(hi - lo).div_ceil(STEP))
             .into_par_iter()
             .map(|c| {
                 let (a, b) = (lo + c * STEP, (lo + (c + 1) * STEP).min(hi));
                 let mut buf = vec![0u8; (b - a) as usize];
                 self.value.copy_to(a as usize, &mut buf);
-                tally::<256>(buf.iter().map(|&x| x as usize))
+                let bytes = tally::<256>(buf.iter().map(|&x| x as usize));
+                let mut h = vec![0u64; bins];
+                for (byte, &n) in bytes.iter().enumerate().filter(|&(_, &n)| n > 0) {
+                    match read[byte] {
+                        Some(v) => h[metric.code(v)] += n,
+                        None => (buf.iter().enumerate())
+                            .filter(|&(_, &x)| x as usize == byte)
+                            .for_each(|(j, _)| h[metric.code(self.value_of(a as usize + j))] += 1),
+                    }
+                }
+                h
             })
             .reduce(
-                || [0; 256],
+                || vec![0u64; bins],
                 |mut x, y| {
                     x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
                     x
                 },
             );
-        let mut h = vec![0u64; metric.codes()];
-        for (b, &n) in bytes.iter().enumerate().filter(|&(_, &n)| n > 0) {
-            h[metric.code(code_value(b as u8))] += n;
-        }
         Some(h)
     }
 
@@ -98,8 +117,16 @@ impl<P: Passes> Records for Solved<P> {
         let values = Read(self);
         let n = (out.len() / 2) as Index;
         if self.packing == Packing::Plies {
-            for (k, rec) in out.chunks_exact_mut(2).enumerate() {
-                rec.copy_from_slice(&Metric::Dtz.record(value(first + k as Index), 0));
+            // Each byte's record looked up, where the byte alone tells the value.
+            let records: [Option<[u8; 2]>; 256] = std::array::from_fn(|b| {
+                (self.byte_value(b as u8)).map(|v| Metric::Dtz.record(v, 0))
+            });
+            let mut bytes = vec![0u8; n as usize];
+            self.value.copy_to(first as usize, &mut bytes);
+            for (k, (rec, &b)) in out.chunks_exact_mut(2).zip(&bytes).enumerate() {
+                let r = records[b as usize]
+                    .unwrap_or_else(|| Metric::Dtz.record(value(first + k as Index), 0));
+                rec.copy_from_slice(&r);
             }
             return;
         }
