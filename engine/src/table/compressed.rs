@@ -68,7 +68,7 @@ use super::header::Header;
 use super::planes::plane_symbol;
 use super::storage::Storage;
 use super::{checksum, Metric, SectionInfo, TableError};
-use crate::game::{Index, Value};
+use crate::game::{Index, Value, NO_MOVE};
 use crate::progress::Progress;
 
 /// The first eight bytes of a compressed table.
@@ -1230,13 +1230,23 @@ fn pack(records: &[u8], metric: Metric, symbols: &Symbols) -> std::io::Result<Ve
         .or_else(|| symbols.symbol(Value::Illegal))
         .unwrap_or(0);
     for (k, r) in records.chunks_exact(2).enumerate() {
-        let v = metric.value([r[0], r[1]]);
-        if v != Value::Illegal {
-            prev = symbols.symbol(v).ok_or_else(|| {
-                std::io::Error::other(format!(
-                    "a record holds {v:?}, which the table's statistics do not count"
-                ))
-            })?;
+        let symbol = match direct_symbol(r, symbols) {
+            Some(s) => s,
+            None => {
+                let v = metric.value([r[0], r[1]]);
+                let s = (v != Value::Illegal).then(|| symbols.symbol(v));
+                s.map(|s| {
+                    s.ok_or_else(|| {
+                        std::io::Error::other(format!(
+                            "a record holds {v:?}, which the table's statistics do not count"
+                        ))
+                    })
+                })
+                .transpose()?
+            }
+        };
+        if let Some(s) = symbol {
+            prev = s;
         }
         out[k] = prev as u8;
         if width == 2 {
@@ -1244,6 +1254,32 @@ fn pack(records: &[u8], metric: Metric, symbols: &Symbols) -> std::io::Result<Ve
         }
     }
     Ok(out)
+}
+
+/// The symbol of record `r` (`None` inside: an illegal slot) where its bytes say it
+/// without the value worked out, as packing most records does: DTM's value byte is its
+/// symbol but for a terminal loss (byte 129 and no move, symbol 0); a DTZ record is its
+/// value's code. `None` where they do not (a value the table does not hold).
+#[inline]
+fn direct_symbol(r: &[u8], symbols: &Symbols) -> Option<Option<u16>> {
+    match symbols {
+        Symbols::Packed => Some(match (r[0], r[1]) {
+            (0, _) => None,
+            (129, NO_MOVE) => Some(0),
+            (b, _) => Some(b as u16),
+        }),
+        Symbols::Listed {
+            metric: Metric::Dtz,
+            of_code,
+            ..
+        } => match u16::from_le_bytes([r[0], r[1]]) {
+            0 => Some(None),
+            c => (of_code.get(c as usize).copied())
+                .filter(|&s| s != u16::MAX)
+                .map(Some),
+        },
+        Symbols::Listed { .. } => None,
+    }
 }
 
 #[cfg(test)]
