@@ -20,7 +20,8 @@
 //!   memory of that process and its peak anonymous memory (resident less the mapped
 //!   sub-table files), and beside each, in the same run, Syzygy's generator solving the
 //!   same table (`rtbgen -t 2 -g`, `rtbgenp` with pawns: solve only, no files) with the
-//!   ratios. The generator is GPL and not part of retro: build it outside the project (see
+//!   ratios (the peer's own 5-piece sub-tables made first by full runs, not timed: with
+//!   `RETRO_SYZYGY5=<folder>` they are kept there for the next run). The generator is GPL and not part of retro: build it outside the project (see
 //!   [`RTBGEN_HELP`]) and point `RTBGEN` at its folder and `RTBPATH` at Syzygy's files of
 //!   up to 4 pieces; without them that comparison alone is skipped, saying how to build it.
 //!   Each table and its peer run three times (`--rounds N`), alternating, and the ratio
@@ -99,9 +100,15 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
     if peer.is_none() {
         println!("rtbgen not found: the side-by-side comparison is skipped.\n{RTBGEN_HELP}");
     }
-    // rtbgenp reads KRPvKR's 5-piece pawnless sub-tables from Syzygy files: made here by
-    // full rtbgen runs (not timed), into a folder put first on its path.
-    let syzygy5 = tempfile::tempdir()?;
+    // The peer reads a table's 5-piece sub-tables from Syzygy files: every 5-piece table
+    // its captures and promotions lead to, recursively (KRPvKR's are pawnless; KRPvKP's
+    // include KRPvKQ and the others with a pawn), made here by full `rtbgen` and `rtbgenp`
+    // runs (not timed), into a folder put first on its path: `RETRO_SYZYGY5` if set (kept,
+    // so a later run finds them made), a temporary one otherwise.
+    let kept = std::env::var_os("RETRO_SYZYGY5").map(std::path::PathBuf::from);
+    let scratch = tempfile::tempdir()?;
+    let syzygy5 = kept.as_deref().unwrap_or(scratch.path());
+    std::fs::create_dir_all(syzygy5)?;
     for name in names.iter().map(String::as_str) {
         let m = Material::parse(name)?;
         let children: Vec<Material> = m.children();
@@ -111,23 +118,25 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
         // The peer's program and path, its sub-tables made first (not timed).
         let peer_run = match &peer {
             Some((bin, path)) => {
-                if pawns {
-                    for sub in children.iter().filter(|c| c.count() == 5 && !c.has_pawns()) {
-                        let s = sub.to_string();
-                        if !syzygy5.path().join(format!("{s}.rtbw")).exists() {
-                            measure(
-                                &bin.join("rtbgen"),
-                                &["-t", "2", &s],
-                                syzygy5.path(),
-                                &[("RTBPATH", path)],
-                            )?;
-                        }
+                let path = format!("{}:{path}", syzygy5.display());
+                for sub in plan::closure(&children).iter().filter(|c| c.count() == 5) {
+                    let s = sub.to_string();
+                    if !syzygy5.join(format!("{s}.rtbw")).exists() {
+                        let program = if sub.has_pawns() { "rtbgenp" } else { "rtbgen" };
+                        let t = Instant::now();
+                        measure(
+                            &bin.join(program),
+                            &["-t", "2", &s],
+                            syzygy5,
+                            &[("RTBPATH", &path)],
+                        )?;
+                        println!(
+                            "{program} {s}: its files made in {:.1} s",
+                            t.elapsed().as_secs_f64()
+                        );
                     }
                 }
-                Some((
-                    bin.join(peer_name),
-                    format!("{}:{path}", syzygy5.path().display()),
-                ))
+                Some((bin.join(peer_name), path))
             }
             None => None,
         };
@@ -158,7 +167,7 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
             let p = measure(
                 program,
                 &["-t", "2", "-g", name],
-                syzygy5.path(),
+                syzygy5,
                 &[("RTBPATH", full_path)],
             )?;
             let r = ours.last().expect("pushed above");

@@ -130,6 +130,14 @@ pub trait Records: Sync {
     fn value(&self, i: Index) -> Value;
     /// The records of slots `first..first + out.len() / 2`, as two bytes each.
     fn fill(&self, first: Index, out: &mut [u8]);
+    /// OPTIONAL. The records of slots `first..first + out.len() / 2` as [`Records::fill`]
+    /// makes them, but for their best moves: each record holds the same value
+    /// ([`Metric::value`](crate::metric::Metric::value)), its move byte any that says so.
+    /// For a table compressed as it is solved, which keeps values only. Default:
+    /// [`Records::fill`].
+    fn fill_values(&self, first: Index, out: &mut [u8]) {
+        self.fill(first, out)
+    }
     /// The first damaged block met by the tables read to make these records (a solver's
     /// sub-tables): the writer then refuses to keep the file. Default: none.
     fn damage(&self) -> Option<TableError> {

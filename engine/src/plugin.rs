@@ -113,7 +113,11 @@ pub fn decompress(
     // dropped section is worked out once, in memory, rather than one search a lookup.
     table.complete_all(progress, false)?;
     let (game, params) = plugin.params();
-    let expect: Vec<u64> = table.header().sections.iter().map(|s| s.checksum).collect();
+    let sums: Vec<u64> = table.header().sections.iter().map(|s| s.checksum).collect();
+    let expect = match crate::table::compressed::Source::blocks(table) {
+        Some(b) if b.value_sums() => crate::table::Expect::Values(&sums),
+        _ => crate::table::Expect::Records(&sums),
+    };
     crate::table::write_records_as(
         dir,
         game,
@@ -121,7 +125,7 @@ pub fn decompress(
         params,
         &plugin.sections(),
         &*plugin.rebuild(table),
-        Some(&expect),
+        Some(expect),
         progress,
     )
 }

@@ -280,7 +280,10 @@ impl Registry {
     /// The game of an opened table file; the tables it reads besides its own (chess
     /// sub-tables) are looked for beside it.
     fn with_plugin(&self, path: &Path, table: Arc<Table>) -> Result<Loaded, RegistryError> {
-        let dir = path.parent().unwrap_or(Path::new("."));
+        // A bare file name's parent is the empty path: say `.` (messages name the folder).
+        let dir = (path.parent())
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         let plugin = self.plugin_in(&table.header().name, dir)?;
         check(&*plugin, &table)?;
         self.complete(&table, dir)?;

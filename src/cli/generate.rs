@@ -52,13 +52,14 @@ pub struct GenerateArgs {
     /// now (`MemAvailable` in /proc/meminfo).
     #[arg(long, value_name = "SIZE", value_parser = cli::size)]
     pub max_memory: Option<u64>,
-    /// Keep each table made in compressed form (.rtbc, DTM and DTZ alike) and remove its
-    /// dense file (.rtb) as soon as no table still to be made reads it. Chess tables keep
-    /// one side to move once nothing left to make reads them (the tables above them are
-    /// made from both). Dense tables of the set already present are compressed too.
+    /// Keep each table made in compressed form only (.rtbc, DTM and DTZ alike): chess
+    /// tables are compressed straight from their solve, never written dense (.rtb), and
+    /// keep one side to move once nothing left to make reads them (the tables above them
+    /// are made from both). Dense tables of the set already present are compressed too,
+    /// and removed.
     #[arg(long)]
     pub compress: bool,
-    /// With --compress: keep the dense files as well.
+    /// With --compress: write the dense files as well, and keep them.
     #[arg(long, requires = "compress")]
     pub keep_dense: bool,
     /// With --compress: zstd level, 1 (fastest) to 19 (smallest) [default: 14 with a
@@ -240,7 +241,7 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
     let name = table_name(&a)?;
     let talk = Talk::of(&a);
     let plugin = retro::GAMES.plugin_in(&name, &a.out)?;
-    let dense = set::make_one(&*plugin, &a.out, a.threads, &mut Say(talk))?.path;
+    let dense = set::make_one(&*plugin, &a.out, a.threads, None, &mut Say(talk))?.path;
     if a.compress {
         cli::compress::compress_one(&dense, a.threads, None, a.level, talk != Talk::Quiet)?;
         if !a.keep_dense {

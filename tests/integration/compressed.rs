@@ -82,11 +82,19 @@ fn every_answer_is_the_dense_tables() {
         let small = open_in(compressed_dir(), name);
         let (dense, small) = (&dense.table, &small.table);
         assert!(small.drops_a_section() && !dense.is_compressed());
-        assert_eq!(
-            small.header(),
-            dense.header(),
-            "{name}: the dense header kept"
-        );
+        // The dense header kept, each section's checksum that of its values.
+        let mut want = dense.header().clone();
+        for s in &mut want.sections {
+            let records = dense.section_records(s).unwrap();
+            let metric = retro::table::Metric::Dtm;
+            s.checksum = retro::table::value_sum::of_records(s.records, metric, |first, out| {
+                let at = first as usize * 2;
+                out.copy_from_slice(&records[at..at + out.len()]);
+            })
+            .0;
+            assert_ne!(s.checksum, retro::table::checksum(&records));
+        }
+        assert_eq!(small.header(), &want, "{name}: the dense header kept");
         let small_game = Chess::open(&m, compressed_dir()).unwrap();
         let step = if SMALL.contains(name) { 1 } else { 97 };
         let n = game.size();
@@ -347,6 +355,73 @@ fn a_version_3_file_is_still_read() {
     assert_eq!(differ, 0);
 }
 
+/// A file's version says what its sections' checksums hash: a version 4 file keeps the
+/// dense records' (best moves included), version 5 the values'. `decompress` rebuilds
+/// KQvKR byte for byte from the version 4 file made of this one, and refuses the version 5
+/// file merely relabelled 4, naming the section: a DTM table's values and records hash
+/// apart, and nothing is written.
+#[test]
+fn a_version_4_file_is_checked_against_its_dense_records() {
+    let v5 = std::fs::read(compressed_file("KQvKR")).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let (hlen, dlen) = (u32_at(&v5, 12) as usize, u32_at(&v5, 20) as usize);
+    let dense = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
+    let mut header = retro::table::Header::decode(&v5[28..28 + dlen]).unwrap();
+    assert_ne!(
+        header.sections[0].checksum,
+        dense.header().sections[0].checksum
+    );
+    // `version` over the same blocks, the dense header's checksums those of `sums`.
+    let mut file = |version: u32, sums: &[u64]| {
+        for (s, &sum) in header.sections.iter_mut().zip(sums) {
+            s.checksum = sum;
+        }
+        let dense_head = header.encode();
+        assert_eq!(dense_head.len(), dlen);
+        let mut head = v5[..hlen - 8].to_vec();
+        head[8..12].copy_from_slice(&version.to_le_bytes());
+        head[28..28 + dlen].copy_from_slice(&dense_head);
+        let sum = retro::table::checksum(&head);
+        head.extend_from_slice(&sum.to_le_bytes());
+        head.extend_from_slice(&v5[hlen..]);
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["KQvK.rtbc", "KRvK.rtbc"] {
+            std::fs::copy(compressed_dir().join(f), dir.path().join(f)).unwrap();
+        }
+        std::fs::write(dir.path().join("KQvKR.rtbc"), head).unwrap();
+        dir
+    };
+    let rebuild = |dir: &Path| {
+        let loaded = retro::GAMES
+            .open_file(&dir.join("KQvKR.rtbc"), true)
+            .unwrap();
+        let out = dir.join("out");
+        retro::plugin::decompress(&*loaded.plugin, &loaded.table, &out, &Silent)
+            .map(|(path, _)| std::fs::read(path).unwrap())
+    };
+    let records: Vec<u64> = dense.header().sections.iter().map(|s| s.checksum).collect();
+    let v4 = file(4, &records);
+    let original = std::fs::read(chess_all4().join("KQvKR.rtb")).unwrap();
+    assert!(
+        rebuild(v4.path()).unwrap() == original,
+        "KQvKR from version 4"
+    );
+    let values: Vec<u64> = (retro::table::Header::decode(&v5[28..28 + dlen]).unwrap())
+        .sections
+        .iter()
+        .map(|s| s.checksum)
+        .collect();
+    let relabelled = file(4, &values);
+    let err = rebuild(relabelled.path()).unwrap_err();
+    assert!(
+        matches!(&err, TableError::Checksum { part, .. } if part.contains("as rebuilt")),
+        "{err}"
+    );
+    assert!(!relabelled.path().join("out").join("KQvKR.rtb").exists());
+    // The version 5 file itself rebuilds the same bytes.
+    assert!(rebuild(file(5, &values).path()).unwrap() == original);
+}
+
 /// Files of compressed format versions 1 (blocks without a form) and 2 (both sides
 /// always) are refused, naming the command that makes them again, by the library and the
 /// command line.
@@ -427,7 +502,7 @@ fn compress_and_decompress_from_the_command_line() {
     );
     let o = retro(&["info", small.to_str().unwrap()]);
     assert!(o.status.success(), "{}", output_text(&o));
-    assert!(stdout(&o).contains("retro compressed table version 4"));
+    assert!(stdout(&o).contains("retro compressed table version 5"));
     assert!(
         stdout(&o).contains("dropped:   section 'black'"),
         "{}",
@@ -485,11 +560,15 @@ fn the_server_serves_compressed_tables() {
         .unwrap()
         .iter()
         .all(|t| t["compressed"] == false));
-    // Its statistics page: the same figures and longest positions, and intact blocks.
+    // Its statistics page: the same figures and longest positions, and intact blocks
+    // (the checksums differ: the compressed file's are of the values).
     let stats = |s: &retro::serve::AppState| {
         let t = retro::serve::stats::table_stats("KQvKR", s.now().tables.table("KQvKR").unwrap());
         let mut j = serde_json::to_value(t).unwrap();
         j["bytes"] = serde_json::Value::Null;
+        for k in 0..2 {
+            j["sections"][k]["checksum"] = serde_json::Value::Null;
+        }
         j
     };
     let (a, b) = (stats(&small), stats(&dense));

@@ -10,7 +10,7 @@ use crate::game::{Records, Solution, SolveOptions};
 use crate::plugin::Plugin;
 use crate::progress::Progress;
 use crate::solve::SolveError;
-use crate::table::{write_records, Header, TableError};
+use crate::table::{compressed, header_of, write_records, Header, TableError};
 
 /// Why generation failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +68,48 @@ pub fn generate(
     })
 }
 
+/// Solve `plugin` and write its table into `dir` compressed ([`compressed::compress_records`]:
+/// `sides`, zstd `level`), never dense: no best move is made, no dense file written. The
+/// table made ([`Generated::path`] is the compressed file) and what compressing it gave.
+pub fn generate_compressed(
+    plugin: &dyn Plugin,
+    dir: &Path,
+    sides: compressed::Sides,
+    level: Option<i32>,
+    progress: &dyn Progress,
+) -> Result<(Generated, compressed::Compressed), GenerateError> {
+    let start = Instant::now();
+    let removed_temps = crate::table::writer::remove_stale_temps(dir, &plugin.name())?;
+    let records = plugin.solve(&SolveOptions { progress })?;
+    let solve_seconds = start.elapsed().as_secs_f64();
+    let (game, params) = plugin.params();
+    let watched = Watched {
+        records: &*records,
+        plugin,
+    };
+    let header = header_of(
+        dir,
+        game,
+        &plugin.name(),
+        params,
+        &plugin.sections(),
+        &watched,
+    )?;
+    std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let made = compressed::compress_records(&watched, header.clone(), dir, sides, level, progress)?;
+    let done = Generated {
+        path: made.path.clone(),
+        header,
+        solve_seconds,
+        total_seconds: start.elapsed().as_secs_f64(),
+        removed_temps,
+    };
+    Ok((done, made))
+}
+
 /// A solver's records, with the damage its sub-tables met: a lookup that meets a damaged
 /// block answers "illegal" on whatever thread it runs, so the writer asks here before it
 /// keeps the file.
@@ -85,6 +127,9 @@ impl Records for Watched<'_> {
     }
     fn fill(&self, first: crate::game::Index, out: &mut [u8]) {
         self.records.fill(first, out)
+    }
+    fn fill_values(&self, first: crate::game::Index, out: &mut [u8]) {
+        self.records.fill_values(first, out)
     }
     fn damage(&self) -> Option<TableError> {
         self.plugin.damage()

@@ -1,8 +1,9 @@
 //! A set of tables made in order, each after the tables it reads (a chess material after
 //! the materials its captures and promotions lead to). A table already there is kept; a
 //! run killed at any moment resumes from the tables whole on disk; and, compressed, each
-//! table is compressed as soon as it is made, storing both sides to move while a table
-//! still to be made reads it (the fast form to read), then its final form once none does.
+//! table is compressed straight from its solve (never written dense, no best move made),
+//! storing both sides to move while a table still to be made reads it (the fast form to
+//! read), then its final form once none does.
 //!
 //! The game says which tables, in what order and at what cost ([`TableSet`]); this runs
 //! them for `retro generate` and for the tables `retro serve` makes by default, and tells a
@@ -258,7 +259,13 @@ pub fn make(
                 },
             )?;
             let plugin = set.plugin(i, dir).map_err(MakeError::Open)?;
-            make_one(&*plugin, dir, opts.threads, report)?;
+            // Compressed as it is solved: its dense form, best moves and all, would only be
+            // compressed and removed.
+            let form = compress.filter(|c| !c.keep_dense).map(|c| {
+                let read_later = readers[i].is_some_and(|j| j > i);
+                first_form(set.sides(), read_later, &c)
+            });
+            make_one(&*plugin, dir, opts.threads, form, report)?;
             made += 1;
             done += positions[i];
             left -= positions[i];
@@ -313,16 +320,23 @@ fn say(report: &mut dyn Report, e: Event<'_>) -> Result<(), MakeError> {
 }
 
 /// Generate one table into `dir` on `threads` workers, reporting its solve and summary;
-/// the table written.
+/// the table written: dense, or with `compressed` (sides, zstd level) compressed as it is
+/// solved ([`super::generate_compressed`]).
 pub fn make_one(
     plugin: &dyn Plugin,
     dir: &Path,
     threads: Option<usize>,
+    compressed: Option<(Sides, Option<i32>)>,
     report: &mut dyn Report,
 ) -> Result<Generated, MakeError> {
     say(report, Event::Generating { plugin })?;
     let bar = report.bar();
-    let done = with_threads(threads, || generate(plugin, dir, &bar))??;
+    let done = with_threads(threads, || match compressed {
+        Some((sides, level)) => {
+            super::generate_compressed(plugin, dir, sides, level, &bar).map(|(done, _)| done)
+        }
+        None => generate(plugin, dir, &bar),
+    })??;
     bar.iter().for_each(Bar::finish);
     for path in &done.removed_temps {
         say(report, Event::RemovedOwn { path })?;
@@ -335,6 +349,17 @@ pub fn make_one(
         },
     )?;
     Ok(done)
+}
+
+/// The form a table of a set is first compressed in: while a table still to be made reads
+/// it (`read_later`), both sides to move at the fast level that weighs them, until nothing
+/// left to make reads it ([`trim`]); otherwise its final form.
+fn first_form(final_sides: Sides, read_later: bool, c: &Compress) -> (Sides, Option<i32>) {
+    if read_later && !c.keep_dense && final_sides == Sides::One {
+        (Sides::Both, Some(compressed::TRIAL_LEVEL))
+    } else {
+        (final_sides, c.level)
+    }
 }
 
 /// The dense file of table `name` in `dir`, and its compressed one.
@@ -363,15 +388,9 @@ fn settle(
         return Ok(());
     }
     if !small.exists() {
-        // Read later from its compressed file, the table keeps both sides to move, at
-        // the fast level that weighs them, until nothing left to make reads it (`trim`).
         // Kept dense, it is read from its dense file: its final form at once (as it is
         // where the final form keeps both sides).
-        let (sides, level) = if read_later && !c.keep_dense && set.sides() == Sides::One {
-            (Sides::Both, Some(compressed::TRIAL_LEVEL))
-        } else {
-            (set.sides(), c.level)
-        };
+        let (sides, level) = first_form(set.sides(), read_later, c);
         let table = Table::open(&dense)?;
         let bar = report.bar();
         let t = Instant::now();

@@ -20,15 +20,19 @@
 //! - Illegal slots hold whatever compresses best ("don't care": the value before them).
 //!   The game knows which slots are illegal (its `decode`), so nothing is lost; a
 //!   compressed table must not be asked for an illegal slot's value.
-//! - The dense table's header, verbatim: statistics, parameters and the dense payload's
-//!   checksums, so `retro decompress` can rebuild the dense file and prove it identical.
+//! - The dense table's header: statistics and parameters, and each section's checksum of
+//!   its values ([`super::value_sum`]; until version 4, of its dense records), so `retro
+//!   decompress` can rebuild the dense file and prove its values identical. A table made
+//!   compressed straight from its solve (`retro generate --compress`) has no dense records
+//!   and no best moves to hash; its file is the same, byte for byte, as `retro compress`
+//!   makes from the dense table.
 //!
 //! Layout (integers little-endian):
 //!
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTBZ` |
-//! | 8 | 4 | format version (4) |
+//! | 8 | 4 | format version (5) |
 //! | 12 | 4 | header length `H`, from offset 0 to the end of the header checksum |
 //! | 16 | 4 | slots per block `B` |
 //! | 20 | 4 | length `D` of the dense header |
@@ -52,7 +56,8 @@
 //! --compress` reads sub-tables stored whole while the tables above them are made, and
 //! trims each when nothing left to make reads it.
 //!
-//! Version 3 (DTM only, noted slots of the dropped section only) is read as well;
+//! Versions 4 (the dense records' checksums) and 3 (DTM only, noted slots of the dropped
+//! section only) are read as well;
 //! versions 1 (no form byte) and 2 (both sides always) are refused with the command that
 //! makes the file again.
 
@@ -68,14 +73,18 @@ use super::header::Header;
 use super::planes::plane_symbol;
 use super::storage::Storage;
 use super::{checksum, Metric, SectionInfo, TableError};
-use crate::game::{Index, Value, NO_MOVE};
+use crate::game::{Index, Records, Value, NO_MOVE};
 use crate::progress::Progress;
 
 /// The first eight bytes of a compressed table.
 pub const MAGIC: [u8; 8] = *b"RETROTBZ";
 /// The compressed format's version: 2 added each block's form, 3 the sections stored, 4
-/// every section's noted slots and tables of other metrics than DTM.
-pub const VERSION: u32 = 4;
+/// every section's noted slots and tables of other metrics than DTM, 5 the values'
+/// checksums in place of the dense records'.
+pub const VERSION: u32 = 5;
+/// The first version whose sections' checksums are of their values
+/// ([`super::value_sum`]).
+const VALUE_SUMS: u32 = 5;
 /// The oldest version this build still reads.
 const OLDEST_READ: u32 = 3;
 /// Noted slots per section: as many as the server's statistics page lists.
@@ -283,6 +292,8 @@ pub struct Blocks {
     /// How the values are written.
     symbols: Symbols,
     cache: BlockCache,
+    /// The file's version.
+    version: u32,
 }
 
 fn header_err(path: &Path, detail: impl Into<String>) -> TableError {
@@ -465,6 +476,7 @@ pub fn open(
             names,
             symbols,
             cache,
+            version,
         },
     ))
 }
@@ -542,6 +554,12 @@ impl Blocks {
     /// How the values are written.
     pub fn symbols(&self) -> &Symbols {
         &self.symbols
+    }
+
+    /// True where the dense header's checksums are of each section's values
+    /// ([`super::value_sum`], version 5), not of its dense records.
+    pub fn value_sums(&self) -> bool {
+        self.version >= VALUE_SUMS
     }
 
     /// The section of block `b`, by position.
@@ -722,8 +740,10 @@ pub enum Sides {
     One,
 }
 
+/// A block's bytes and its form.
+type Block = (Vec<u8>, Form);
 /// A section's blocks, each compressed at [`TRIAL_LEVEL`] in the form it takes.
-type Weighed = Vec<(Vec<u8>, Form)>;
+type Weighed = Vec<Block>;
 
 /// A table's blocks, made: per section, each block's bytes at [`TRIAL_LEVEL`] and the
 /// form it takes; and per section its noted slots.
@@ -787,6 +807,7 @@ impl Made {
         dropped: Option<usize>,
         dir: &Path,
         dense_bytes: u64,
+        version: u32,
     ) -> Result<Compressed, TableError> {
         let mask: u32 = (0..self.per_section.len())
             .filter(|&k| Some(k) != dropped)
@@ -801,7 +822,7 @@ impl Made {
         let hlen = 28 + dense_head.len() + 8 + blocks.len() * ENTRY + noted_len + 8;
         let mut head = Vec::with_capacity(hlen);
         head.extend_from_slice(&MAGIC);
-        head.write_u32::<LE>(VERSION).expect("vec write");
+        head.write_u32::<LE>(version).expect("vec write");
         head.write_u32::<LE>(hlen as u32).expect("vec write");
         head.write_u32::<LE>(self.block_slots).expect("vec write");
         head.write_u32::<LE>(dense_head.len() as u32)
@@ -885,58 +906,197 @@ pub fn compress_in_blocks(
     block_slots: u32,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
-    assert!(
-        block_slots > 0 && block_slots as usize % TILE == 0,
-        "blocks of whole tiles, not {block_slots} slots"
-    );
     let path = table.path().to_path_buf();
     let io = |source| TableError::Io {
         path: path.clone(),
         source,
     };
-    let header = table.header().clone();
+    let mut header = table.header().clone();
     let metric = table.metric();
-    let finish = Finish::of(level, metric);
-    let symbols = Symbols::of(&header, metric);
-    let width = symbols.width();
     let records: Vec<std::borrow::Cow<'_, [u8]>> = (header.sections.iter())
         .map(|s| table.section_records(s))
         .collect::<Result<_, _>>()
         .map_err(io)?;
-    // Block `b` of section `k`, as planes.
-    let planes = |k: usize, b: usize| {
-        let r = &records[k];
-        let lo = b * block_slots as usize * 2;
-        let hi = (lo + block_slots as usize * 2).min(r.len());
-        pack(&r[lo..hi], metric, &symbols)
+    let fill = |k: usize, first: Index, out: &mut [u8]| {
+        let at = first as usize * 2;
+        out.copy_from_slice(&records[k][at..at + out.len()]);
     };
+    sum_values(&mut header, metric, &fill, &path, progress)?;
+    let dense_bytes = table.file_len();
+    compress_from(&header, metric, fill, block_slots, dense_bytes, progress)
+        .map_err(io)?
+        .write(dir, sides, level, progress, || None)
+}
+
+/// Compress the table `records` a solve made, with header `header` (its histograms; see
+/// [`super::writer::header_of`]), into `dir/<name>.rtbc`, never writing it dense: the same
+/// file, byte for byte, as [`compress`] makes from the dense table `records` would write.
+/// The records' best moves are not read ([`Records::fill_values`]).
+pub fn compress_records(
+    records: &dyn Records,
+    mut header: Header,
+    dir: &Path,
+    sides: Sides,
+    level: Option<i32>,
+    progress: &dyn Progress,
+) -> Result<Compressed, TableError> {
+    let path = dir.join(format!("{}.{EXTENSION}", header.name));
+    let io = |source| TableError::Io {
+        path: path.clone(),
+        source,
+    };
+    let metric = Metric::of_params(&header.params).map_err(|detail| header_err(&path, detail))?;
+    let starts: Vec<Index> = (header.sections.iter())
+        .scan(0, |at, s| {
+            *at += s.records;
+            Some(*at - s.records)
+        })
+        .collect();
+    let fill = |k: usize, first: Index, out: &mut [u8]| records.fill_values(starts[k] + first, out);
+    sum_values(&mut header, metric, &fill, &path, progress)?;
+    let slots = block_slots(&header);
+    let dense_bytes = header.file_len();
+    compress_from(&header, metric, fill, slots, dense_bytes, progress)
+        .map_err(io)?
+        .write(dir, sides, level, progress, || records.damage())
+}
+
+/// Each section's checksum of its values ([`super::value_sum`]) into `header`, from its
+/// records (`fill(section, first, out)`), whose values must be the ones its histograms
+/// count.
+fn sum_values(
+    header: &mut Header,
+    metric: Metric,
+    fill: &(impl Fn(usize, Index, &mut [u8]) + Sync),
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<(), TableError> {
+    progress.phase("checking the values", header.records());
+    for (k, s) in header.sections.iter_mut().enumerate() {
+        let (sum, histogram) = super::value_sum::of_records(s.records, metric, |first, out| {
+            fill(k, first, out);
+        });
+        if histogram != s.histogram {
+            return Err(header_err(
+                path,
+                format!(
+                    "section '{}': the records do not have the values its statistics count",
+                    s.name
+                ),
+            ));
+        }
+        s.checksum = sum;
+        progress.advance(s.records);
+    }
+    Ok(())
+}
+
+/// A table's blocks weighed, ready to be compressed at the final level and written: the
+/// header, and each block's records by `fill` (section, first slot in it, records).
+struct Weighing<'a, F> {
+    header: &'a Header,
+    metric: Metric,
+    symbols: Symbols,
+    made: Made,
+    fill: F,
+    dense_bytes: u64,
+}
+
+/// Weigh every block of the table with header `header`, its records made by `fill`
+/// (section, first slot in it, records), in blocks of `block_slots`; note each section's
+/// first slots holding its longest value.
+fn compress_from<'h, F: Fn(usize, Index, &mut [u8]) + Sync>(
+    header: &'h Header,
+    metric: Metric,
+    fill: F,
+    block_slots: u32,
+    dense_bytes: u64,
+    progress: &dyn Progress,
+) -> std::io::Result<Weighing<'h, F>> {
+    assert!(
+        block_slots > 0 && block_slots as usize % TILE == 0,
+        "blocks of whole tiles, not {block_slots} slots"
+    );
+    let symbols = Symbols::of(header, metric);
+    let width = symbols.width();
     let mut made = Made {
         per_section: Vec::new(),
         noted: Vec::new(),
         block_slots,
     };
-    progress.phase("weighing the blocks", table.size());
+    progress.phase("weighing the blocks", header.records());
     let mut first: Index = 0;
     for (k, s) in header.sections.iter().enumerate() {
         let n = s.records.div_ceil(block_slots as u64) as usize;
-        let part = weigh(n, width, |b| planes(k, b), progress);
-        made.per_section.push(part.map_err(io)?);
         let longest = super::metric::longest(&s.histogram, metric);
-        let noted = longest.map_or(Vec::new(), |(value, _)| {
-            (records[k].chunks_exact(2).enumerate())
-                .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
-                .map(|(j, _)| first + j as Index)
-                .take(NOTED)
-                .collect()
-        });
+        let note = longest.and_then(|(value, _)| symbols.symbol(value));
+        let bs = block_slots as u64;
+        let (weighed, noted) = weigh(
+            n,
+            width,
+            |b| {
+                let lo = b as u64 * bs;
+                let mut records = vec![0u8; (bs.min(s.records - lo) * 2) as usize];
+                fill(k, lo, &mut records);
+                let (planes, noted) = pack(&records, metric, &symbols, note)?;
+                Ok((
+                    planes,
+                    noted.into_iter().map(|j| first + lo + j as Index).collect(),
+                ))
+            },
+            progress,
+        )?;
+        made.per_section.push(weighed);
         made.noted.push(noted);
         first += s.records;
     }
-    let dropped = made.dropped(sides);
-    progress.phase("compressing", kept(&header, dropped));
-    made.finish(dropped, finish, width, planes, progress)
-        .map_err(io)?;
-    made.write(&header, dropped, dir, table.file_len())
+    Ok(Weighing {
+        header,
+        metric,
+        symbols,
+        made,
+        fill,
+        dense_bytes,
+    })
+}
+
+impl<F: Fn(usize, Index, &mut [u8]) + Sync> Weighing<'_, F> {
+    /// The section `sides` drops gone, the blocks kept compressed at `level`, and the
+    /// file written, unless `damage` says the records met a damaged block meanwhile.
+    fn write(
+        mut self,
+        dir: &Path,
+        sides: Sides,
+        level: Option<i32>,
+        progress: &dyn Progress,
+        damage: impl Fn() -> Option<TableError>,
+    ) -> Result<Compressed, TableError> {
+        let header = self.header;
+        let path = dir.join(format!("{}.{EXTENSION}", header.name));
+        let io = |source| TableError::Io {
+            path: path.clone(),
+            source,
+        };
+        let width = self.symbols.width();
+        let bs = self.made.block_slots as u64;
+        let planes = |k: usize, b: usize| {
+            let lo = b as u64 * bs;
+            let mut records = vec![0u8; (bs.min(header.sections[k].records - lo) * 2) as usize];
+            (self.fill)(k, lo, &mut records);
+            pack(&records, self.metric, &self.symbols, None).map(|p| p.0)
+        };
+        let dropped = self.made.dropped(sides);
+        progress.phase("compressing", kept(header, dropped));
+        let finish = Finish::of(level, self.metric);
+        self.made
+            .finish(dropped, finish, width, planes, progress)
+            .map_err(io)?;
+        if let Some(e) = damage() {
+            return Err(e);
+        }
+        self.made
+            .write(header, dropped, dir, self.dense_bytes, VERSION)
+    }
 }
 
 /// The file storing one side to move, at zstd level `level` (`None`: its metric's), made
@@ -981,7 +1141,7 @@ pub fn trim(
         let weighed = as_weighed(table, blocks, k, n, |b| planes(k, b), progress);
         let part = match weighed.map_err(block_err)? {
             Some(part) => Ok(part),
-            None => weigh(n, width, |b| planes(k, b), progress),
+            None => weigh(n, width, |b| Ok((planes(k, b)?, Vec::new())), progress).map(|w| w.0),
         };
         made.per_section.push(part.map_err(block_err)?);
     }
@@ -990,7 +1150,8 @@ pub fn trim(
     made.finish(dropped, finish, width, planes, progress)
         .map_err(block_err)?;
     let dense_bytes = table.header().clone().file_len();
-    made.write(table.header(), dropped, dir, dense_bytes)
+    // The file keeps its checksums, and with them its version.
+    made.write(table.header(), dropped, dir, dense_bytes, blocks.version)
         .map(Some)
 }
 
@@ -1188,21 +1349,28 @@ fn kept(header: &Header, dropped: Option<usize>) -> u64 {
 /// sub-tables from while it makes a set (both sides to move, soon trimmed to one).
 pub const TRIAL_LEVEL: i32 = 3;
 
-/// A section's `n` blocks, each weighed ([`trial`]) from its planes (`planes(block)`).
+/// A section's `n` blocks, each weighed ([`trial`]) from its planes (`planes(block)`, with
+/// the slots of the block it notes), and the first [`NOTED`] slots noted, in order.
 fn weigh(
     n: usize,
     width: usize,
-    planes: impl Fn(usize) -> std::io::Result<Vec<u8>> + Sync,
+    planes: impl Fn(usize) -> std::io::Result<(Vec<u8>, Vec<Index>)> + Sync,
     progress: &dyn Progress,
-) -> std::io::Result<Weighed> {
-    (0..n)
+) -> std::io::Result<(Weighed, Vec<Index>)> {
+    let blocks: Vec<(Block, Vec<Index>)> = (0..n)
         .into_par_iter()
         .map(|b| {
-            let p = planes(b)?;
+            let (p, noted) = planes(b)?;
             progress.advance((p.len() / width) as u64);
-            trial(p, width)
+            Ok((trial(p, width)?, noted))
         })
-        .collect()
+        .collect::<std::io::Result<_>>()?;
+    let noted = blocks
+        .iter()
+        .flat_map(|b| b.1.iter().copied())
+        .take(NOTED)
+        .collect();
+    Ok((blocks.into_iter().map(|b| b.0).collect(), noted))
 }
 
 /// A block's planes in the form that comes out smaller at [`TRIAL_LEVEL`] (plain on a
@@ -1219,12 +1387,19 @@ fn trial(values: Vec<u8>, width: usize) -> std::io::Result<(Vec<u8>, Form)> {
 
 /// A block's planes from dense records: each slot's symbol, illegal slots taking the
 /// symbol before them (don't care: the game knows they are illegal), which keeps runs
-/// long. A value the header's histograms do not count is an error: the records are not
-/// the ones the header describes.
-fn pack(records: &[u8], metric: Metric, symbols: &Symbols) -> std::io::Result<Vec<u8>> {
+/// long; and the first [`NOTED`] legal slots of the block whose symbol is `note`. A value
+/// the header's histograms do not count is an error: the records are not the ones the
+/// header describes.
+fn pack(
+    records: &[u8],
+    metric: Metric,
+    symbols: &Symbols,
+    note: Option<u16>,
+) -> std::io::Result<(Vec<u8>, Vec<u32>)> {
     let width = symbols.width();
     let n = records.len() / 2;
     let mut out = vec![0u8; n * width];
+    let mut noted = Vec::new();
     let mut prev = symbols
         .symbol(Value::Draw)
         .or_else(|| symbols.symbol(Value::Illegal))
@@ -1247,13 +1422,16 @@ fn pack(records: &[u8], metric: Metric, symbols: &Symbols) -> std::io::Result<Ve
         };
         if let Some(s) = symbol {
             prev = s;
+            if symbol == note && noted.len() < NOTED {
+                noted.push(k as u32);
+            }
         }
         out[k] = prev as u8;
         if width == 2 {
             out[n + k] = (prev >> 8) as u8;
         }
     }
-    Ok(out)
+    Ok((out, noted))
 }
 
 /// The symbol of record `r` (`None` inside: an illegal slot) where its bytes say it
@@ -1330,7 +1508,14 @@ mod tests {
             })
             .collect();
         let symbols = Symbols::of(&header_of(Metric::Dtm, &values), Metric::Dtm);
-        let p = pack(&records, Metric::Dtm, &symbols).unwrap();
+        let (p, noted) = pack(&records, Metric::Dtm, &symbols, None).unwrap();
+        assert!(noted.is_empty());
+        // The slots noted hold the value asked for, illegal ones never (slot 3 is packed
+        // as a loss in two plies too); the terminal loss is told from that loss.
+        let note = |v: Value| pack(&records, Metric::Dtm, &symbols, symbols.symbol(v));
+        assert_eq!(note(Value::Loss(2)).unwrap().1, [2]);
+        assert_eq!(note(Value::Loss(0)).unwrap().1, [1]);
+        assert_eq!(note(Value::Win(7)).unwrap().1, [4]);
         let back: Vec<Value> = p.iter().map(|&b| symbols.value(b as u16)).collect();
         assert_eq!(
             back,
@@ -1355,7 +1540,9 @@ mod tests {
         let symbols = Symbols::of(&header_of(m, &values), m);
         assert_eq!(symbols.width(), 2);
         let records: Vec<u8> = values.iter().flat_map(|&v| m.record(v, 0)).collect();
-        let planes = pack(&records, m, &symbols).unwrap();
+        let (planes, noted) =
+            pack(&records, m, &symbols, symbols.symbol(Value::Loss(149))).unwrap();
+        assert_eq!(noted, [299]);
         assert_eq!(planes.len(), 2 * values.len());
         for (k, &v) in values.iter().enumerate().take(300) {
             assert_eq!(symbols.value(plane_symbol(&planes, 2, k)), v);

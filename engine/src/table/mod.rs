@@ -34,13 +34,14 @@ mod planes;
 pub mod reader;
 pub mod shared;
 pub mod storage;
+pub mod value_sum;
 pub mod writer;
 
 pub use crate::error::TableError;
 pub use header::{Header, SectionInfo};
 pub use metric::Metric;
 pub use reader::{set_map_small, set_never_map, written_in_older_format, Load, Table};
-pub use writer::{write_records, write_records_as, write_table};
+pub use writer::{header_of, write_records, write_records_as, write_table, Expect};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"RETROTB\0";

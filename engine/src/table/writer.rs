@@ -111,22 +111,18 @@ pub fn write_records(
     write_records_as(dir, game, name, params, sections, records, None, progress)
 }
 
-/// [`write_records`], refusing (nothing written) unless each section's checksum is the
-/// one in `expect` (a table rebuilt from its compressed form must be the dense original).
-#[allow(clippy::too_many_arguments)]
-pub fn write_records_as(
+/// The header of the table `records` (`dir/<name>`, for messages): its sections' histograms
+/// counted from the values, the offsets their records take in the dense file; no checksum.
+pub fn header_of(
     dir: &Path,
     game: &str,
     name: &str,
     params: Vec<(String, i64)>,
     sections: &[Section],
     records: &dyn Records,
-    expect: Option<&[u64]>,
-    progress: &dyn Progress,
-) -> Result<(PathBuf, Header), TableError> {
+) -> Result<Header, TableError> {
     let expected: u64 = sections.iter().map(|s| s.len).sum();
     assert_eq!(expected, records.slots(), "records match the sections");
-    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
     let metric = Metric::of_params(&params).map_err(|e| TableError::Io {
         path: dir.join(name),
         source: std::io::Error::other(e),
@@ -152,6 +148,36 @@ pub fn write_records_as(
         params,
         sections: infos,
     };
+    // Where each section's records go in the dense file.
+    header.encode();
+    Ok(header)
+}
+
+/// The checksums a table rebuilt from its compressed form must have: of each section's
+/// records (compressed files up to version 4) or of its values ([`super::value_sum`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Expect<'a> {
+    Records(&'a [u64]),
+    Values(&'a [u64]),
+}
+
+/// [`write_records`], refusing (nothing written) unless each section's checksum is the
+/// one `expect` says (a table rebuilt from its compressed form must be the dense original).
+#[allow(clippy::too_many_arguments)]
+pub fn write_records_as(
+    dir: &Path,
+    game: &str,
+    name: &str,
+    params: Vec<(String, i64)>,
+    sections: &[Section],
+    records: &dyn Records,
+    expect: Option<Expect<'_>>,
+    progress: &dyn Progress,
+) -> Result<(PathBuf, Header), TableError> {
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let mut header = header_of(dir, game, name, params, sections, records)?;
+    let metric = Metric::of_params(&header.params).expect("checked by header_of");
+    let expected = records.slots();
     let head = header.encode();
     let path = dir.join(format!("{name}.{EXTENSION}"));
     let tmp = temp_for(&path)?;
@@ -172,6 +198,8 @@ pub fn write_records_as(
         for (k, s) in header.sections.iter_mut().enumerate() {
             let mut at = s.offset;
             let mut hash = xxhash_rust::xxh3::Xxh3::new();
+            let mut value_hash = xxhash_rust::xxh3::Xxh3::new();
+            let mut codes = Vec::new();
             let mut made = vec![0u64; metric.codes()];
             let end = first + s.records;
             let mut n = WRITE_SLOTS.min(end - first);
@@ -188,6 +216,11 @@ pub fn write_records_as(
                         let pages = buf.pages(n as usize * 2);
                         let made_now = &pages[..n as usize * 2];
                         hash.update(made_now);
+                        if let Some(Expect::Values(_)) = expect {
+                            codes.resize(made_now.len(), 0);
+                            super::value_sum::codes(made_now, metric, &mut codes);
+                            value_hash.update(&codes);
+                        }
                         histogram(made_now, metric)
                             .iter()
                             .zip(&mut made)
@@ -215,15 +248,18 @@ pub fn write_records_as(
                 });
             }
             s.checksum = hash.digest();
-            if let Some(&want) = expect.and_then(|e| e.get(k)) {
-                if s.checksum != want {
-                    return Err(TableError::Checksum {
-                        path: path.clone(),
-                        part: format!("section '{}' as rebuilt", s.name),
-                        stored: want,
-                        computed: s.checksum,
-                    });
-                }
+            let (want, computed, part) = match expect {
+                None => (None, 0, ""),
+                Some(Expect::Records(e)) => (e.get(k), s.checksum, ""),
+                Some(Expect::Values(e)) => (e.get(k), value_hash.digest(), "'s values"),
+            };
+            if let Some(&want) = want.filter(|&&w| w != computed) {
+                return Err(TableError::Checksum {
+                    path: path.clone(),
+                    part: format!("section '{}'{part} as rebuilt", s.name),
+                    stored: want,
+                    computed,
+                });
             }
         }
         // The checksums are fixed-size fields: the header keeps its length.

@@ -108,6 +108,30 @@ impl<P: Passes> Records for Solved<P> {
         Some(h)
     }
 
+    /// The values alone: no move is looked for. A record's move byte only tells a
+    /// terminal loss ([`NO_MOVE`]) from a loss in two plies (any other byte: 1), as the
+    /// value byte they share needs.
+    fn fill_values(&self, first: Index, out: &mut [u8]) {
+        if self.packing == Packing::Plies {
+            return self.fill(first, out);
+        }
+        let n = out.len() / 2;
+        let mut bytes = vec![0u8; n];
+        self.value.copy_to(first as usize, &mut bytes);
+        if self.bytes_are_values() {
+            for (rec, &c) in out.chunks_exact_mut(2).zip(&bytes) {
+                rec[0] = RECORD_BYTE[c as usize];
+                rec[1] = u8::from(c != KEEP && c != 0);
+            }
+        } else {
+            for (k, rec) in out.chunks_exact_mut(2).enumerate() {
+                let v = self.value_of(first as usize + k);
+                rec[0] = v.to_byte();
+                rec[1] = u8::from(!matches!(v, Value::Illegal | Value::Loss(0)));
+            }
+        }
+    }
+
     /// The best move is the first move, in the game's move order, achieving the value:
     /// the same bytes whatever the thread count or the ranges asked for, and the same as
     /// the two-queue solver's. A table of distance to zeroing stores none

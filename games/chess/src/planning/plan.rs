@@ -252,7 +252,7 @@ pub const COMPRESSED_SHARE: u64 = 12;
 /// Refuse, before anything is written, a set of tables (`to_make`) whose files together
 /// take more than the `available` bytes of `dir`'s disk. Each file is written whole
 /// beside the others (a temporary file renamed), so the sum is what the run needs; made
-/// `compressed`, one dense file at a time (the largest) and each compressed file at
+/// `compressed` (straight from each solve: no dense file), each file at
 /// [`COMPRESSED_SHARE`] of its dense size.
 pub fn check_disk(
     to_make: &[(Material, retro_engine::table::Metric)],
@@ -264,15 +264,16 @@ pub fn check_disk(
         .iter()
         .map(|(m, k)| {
             let m = m.canonical().0;
-            (subtables::table_name(&m, *k), file_bytes(&m, 0))
+            let dense = file_bytes(&m, 0);
+            let bytes = if compressed {
+                dense.div_ceil(COMPRESSED_SHARE)
+            } else {
+                dense
+            };
+            (subtables::table_name(&m, *k), bytes)
         })
         .collect();
-    let sum: u64 = sizes.iter().map(|s| s.1).sum();
-    let largest = sizes.iter().map(|s| s.1).max().unwrap_or(0);
-    let needed = match compressed {
-        true => largest + sum / COMPRESSED_SHARE,
-        false => sum,
-    };
+    let needed: u64 = sizes.iter().map(|s| s.1).sum();
     if needed <= available {
         return Ok(());
     }
@@ -393,11 +394,17 @@ mod tests {
         assert_eq!(e.largest, "KRRvKRR");
         let text = e.to_string();
         assert!(text.contains("KRRvKRR") && text.contains("GiB"), "{text}");
-        // Made compressed: the largest dense file, and a twelfth of each.
-        let small = file + need / COMPRESSED_SHARE;
+        // Made compressed: a twelfth of each dense file, no dense file.
+        let small = file.div_ceil(COMPRESSED_SHARE)
+            + estimate(&set[0].0, dtm)
+                .file_bytes
+                .div_ceil(COMPRESSED_SHARE);
         assert!(check_disk(&set, small, dir, true).is_ok());
         let e = check_disk(&set, small - 1, dir, true).unwrap_err();
-        assert_eq!(e.needed, small);
+        assert_eq!(
+            (e.needed, e.largest_bytes),
+            (small, file.div_ceil(COMPRESSED_SHARE))
+        );
         assert!(e.to_string().contains("of disk made compressed ("), "{e}");
     }
 
