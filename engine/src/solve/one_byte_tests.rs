@@ -73,7 +73,8 @@ fn one_byte_shallow(g: &crate::testgame::Graph) -> Result<Solution, super::Solve
 }
 
 /// The one-byte solver's histogram of `g`'s values (DTM's codes), over the whole table and
-/// over a range starting and ending inside words of bytes, against `want`'s slot by slot.
+/// over a range starting and ending inside words of bytes, against `want`'s slot by slot;
+/// and its records without best moves, value by value.
 fn same_histograms(g: &crate::testgame::Graph, want: &Solution) -> Result<(), TestCaseError> {
     use crate::table::Metric;
     let opts = SolveOptions { progress: &Silent };
@@ -82,6 +83,15 @@ fn same_histograms(g: &crate::testgame::Graph, want: &Solution) -> Result<(), Te
     for (lo, hi) in [(0, n), (n / 3, n - n / 4)] {
         let counted = super::restart_tests::tallied(want, lo, hi, Metric::Dtm);
         prop_assert_eq!(solved.histogram(lo, hi, Metric::Dtm), Some(counted));
+    }
+    // Its records made without best moves (a table compressed as it is solved) hold the
+    // same values, from a slot inside a word of bytes on.
+    let first = n / 5;
+    let mut out = vec![0u8; 2 * (n - first) as usize];
+    solved.fill_values(first, &mut out);
+    for (k, r) in out.chunks_exact(2).enumerate() {
+        let i = first + k as u64;
+        prop_assert_eq!(Metric::Dtm.value([r[0], r[1]]), want.value(i), "node {}", i);
     }
     Ok(())
 }

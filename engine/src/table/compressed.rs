@@ -930,7 +930,7 @@ pub fn compress_in_blocks(
 
 /// Compress the table `records` a solve made, with header `header` (its histograms; see
 /// [`super::writer::header_of`]), into `dir/<name>.rtbc`, never writing it dense: the same
-/// file, byte for byte, as [`compress`] makes from the dense table `records` would write.
+/// file, byte for byte, as [`compress`] makes from the dense table of these records.
 /// The records' best moves are not read ([`Records::fill_values`]).
 pub fn compress_records(
     records: &dyn Records,
