@@ -121,7 +121,9 @@ fn five(dir: &Path, names: &[String], rounds: usize) -> Result<(), Box<dyn std::
                 let path = format!("{}:{path}", syzygy5.display());
                 for sub in plan::closure(&children).iter().filter(|c| c.count() == 5) {
                     let s = sub.to_string();
-                    if !syzygy5.join(format!("{s}.rtbw")).exists() {
+                    // Both files there (a run killed between them left one).
+                    let made = ["rtbw", "rtbz"].map(|e| syzygy5.join(format!("{s}.{e}")).exists());
+                    if made != [true, true] {
                         let program = if sub.has_pawns() { "rtbgenp" } else { "rtbgen" };
                         let t = Instant::now();
                         measure(
