@@ -96,10 +96,6 @@ pub fn generate_compressed(
         &plugin.sections(),
         &watched,
     )?;
-    std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
     let made = compressed::compress_records(&watched, header.clone(), dir, sides, level, progress)?;
     let done = Generated {
         path: made.path.clone(),

@@ -991,14 +991,32 @@ fn sum_values(
     Ok(())
 }
 
-/// A table's blocks weighed, ready to be compressed at the final level and written: the
-/// header, and each block's records by `fill` (section, first slot in it, records).
-struct Weighing<'a, F> {
+/// A table's blocks as planes: the header, and each block's records made by `fill`
+/// (section, first slot in it, records).
+struct Packer<'a, F> {
     header: &'a Header,
     metric: Metric,
     symbols: Symbols,
-    made: Made,
     fill: F,
+    block_slots: u64,
+}
+
+impl<F: Fn(usize, Index, &mut [u8]) + Sync> Packer<'_, F> {
+    /// Block `b` of section `k`, packed ([`pack`]): its planes, and its first slots
+    /// (counted from the block's first) holding `note`'s symbol.
+    fn block(&self, k: usize, b: usize, note: Option<u16>) -> std::io::Result<(Vec<u8>, Vec<u32>)> {
+        let lo = b as u64 * self.block_slots;
+        let len = self.block_slots.min(self.header.sections[k].records - lo);
+        let mut records = vec![0u8; len as usize * 2];
+        (self.fill)(k, lo, &mut records);
+        pack(&records, self.metric, &self.symbols, note)
+    }
+}
+
+/// A table's blocks weighed, ready to be compressed at the final level and written.
+struct Weighing<'a, F> {
+    packer: Packer<'a, F>,
+    made: Made,
     dense_bytes: u64,
 }
 
@@ -1017,8 +1035,14 @@ fn compress_from<'h, F: Fn(usize, Index, &mut [u8]) + Sync>(
         block_slots > 0 && block_slots as usize % TILE == 0,
         "blocks of whole tiles, not {block_slots} slots"
     );
-    let symbols = Symbols::of(header, metric);
-    let width = symbols.width();
+    let packer = Packer {
+        header,
+        metric,
+        symbols: Symbols::of(header, metric),
+        fill,
+        block_slots: block_slots as u64,
+    };
+    let width = packer.symbols.width();
     let mut made = Made {
         per_section: Vec::new(),
         noted: Vec::new(),
@@ -1029,20 +1053,14 @@ fn compress_from<'h, F: Fn(usize, Index, &mut [u8]) + Sync>(
     for (k, s) in header.sections.iter().enumerate() {
         let n = s.records.div_ceil(block_slots as u64) as usize;
         let longest = super::metric::longest(&s.histogram, metric);
-        let note = longest.and_then(|(value, _)| symbols.symbol(value));
-        let bs = block_slots as u64;
+        let note = longest.and_then(|(value, _)| packer.symbols.symbol(value));
         let (weighed, noted) = weigh(
             n,
             width,
             |b| {
-                let lo = b as u64 * bs;
-                let mut records = vec![0u8; (bs.min(s.records - lo) * 2) as usize];
-                fill(k, lo, &mut records);
-                let (planes, noted) = pack(&records, metric, &symbols, note)?;
-                Ok((
-                    planes,
-                    noted.into_iter().map(|j| first + lo + j as Index).collect(),
-                ))
+                let (planes, noted) = packer.block(k, b, note)?;
+                let lo = first + b as Index * block_slots as Index;
+                Ok((planes, noted.into_iter().map(|j| lo + j as Index).collect()))
             },
             progress,
         )?;
@@ -1051,11 +1069,8 @@ fn compress_from<'h, F: Fn(usize, Index, &mut [u8]) + Sync>(
         first += s.records;
     }
     Ok(Weighing {
-        header,
-        metric,
-        symbols,
+        packer,
         made,
-        fill,
         dense_bytes,
     })
 }
@@ -1064,38 +1079,35 @@ impl<F: Fn(usize, Index, &mut [u8]) + Sync> Weighing<'_, F> {
     /// The section `sides` drops gone, the blocks kept compressed at `level`, and the
     /// file written, unless `damage` says the records met a damaged block meanwhile.
     fn write(
-        mut self,
+        self,
         dir: &Path,
         sides: Sides,
         level: Option<i32>,
         progress: &dyn Progress,
         damage: impl Fn() -> Option<TableError>,
     ) -> Result<Compressed, TableError> {
-        let header = self.header;
+        let Weighing {
+            packer,
+            mut made,
+            dense_bytes,
+        } = self;
+        let header = packer.header;
         let path = dir.join(format!("{}.{EXTENSION}", header.name));
         let io = |source| TableError::Io {
             path: path.clone(),
             source,
         };
-        let width = self.symbols.width();
-        let bs = self.made.block_slots as u64;
-        let planes = |k: usize, b: usize| {
-            let lo = b as u64 * bs;
-            let mut records = vec![0u8; (bs.min(header.sections[k].records - lo) * 2) as usize];
-            (self.fill)(k, lo, &mut records);
-            pack(&records, self.metric, &self.symbols, None).map(|p| p.0)
-        };
-        let dropped = self.made.dropped(sides);
+        let width = packer.symbols.width();
+        let planes = |k: usize, b: usize| packer.block(k, b, None).map(|p| p.0);
+        let dropped = made.dropped(sides);
         progress.phase("compressing", kept(header, dropped));
-        let finish = Finish::of(level, self.metric);
-        self.made
-            .finish(dropped, finish, width, planes, progress)
+        let finish = Finish::of(level, packer.metric);
+        made.finish(dropped, finish, width, planes, progress)
             .map_err(io)?;
         if let Some(e) = damage() {
             return Err(e);
         }
-        self.made
-            .write(header, dropped, dir, self.dense_bytes, VERSION)
+        made.write(header, dropped, dir, dense_bytes, VERSION)
     }
 }
 
