@@ -112,6 +112,69 @@ impl<T: ZeroIsValid> Deref for HugeArray<T> {
     }
 }
 
+/// Bytes appended to an anonymous map that grows by moving its pages, never by copying
+/// them: a list built while most of memory is taken holds no second copy of itself at any
+/// moment, which a `Vec` does each time it grows (and its allocator may keep the old block
+/// resident a while after). Pages are placed when first written, so the room reserved
+/// ahead costs nothing.
+pub struct GrowingMap {
+    map: MmapMut,
+    len: usize,
+}
+
+impl GrowingMap {
+    /// An empty buffer (one page of address space).
+    pub fn new() -> std::io::Result<GrowingMap> {
+        Ok(GrowingMap {
+            map: MmapOptions::new().len(1 << 16).map_anon()?,
+            len: 0,
+        })
+    }
+
+    /// Append `bytes`; an error if the system will not map that much.
+    pub fn extend(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let need = self
+            .len
+            .checked_add(bytes.len())
+            .ok_or_else(|| std::io::Error::other("buffer too large for the address space"))?;
+        if need > self.map.len() {
+            let room = need.max(self.map.len().saturating_mul(2));
+            self.grow(room)?;
+        }
+        self.map[self.len..need].copy_from_slice(bytes);
+        self.len = need;
+        Ok(())
+    }
+
+    #[cfg(target_os = "linux")]
+    fn grow(&mut self, room: usize) -> std::io::Result<()> {
+        // Safety: the map is anonymous, so no file ends inside the new length, and no view
+        // of it outlives this `&mut self`; the kernel moves its pages, zero-filling the rest.
+        unsafe {
+            self.map
+                .remap(room, memmap2::RemapOptions::new().may_move(true))
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn grow(&mut self, room: usize) -> std::io::Result<()> {
+        let mut map = MmapOptions::new().len(room).map_anon()?;
+        map[..self.len].copy_from_slice(&self.map[..self.len]);
+        self.map = map;
+        Ok(())
+    }
+
+    /// The bytes appended.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map[..self.len]
+    }
+
+    /// The bytes appended, to change in place.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +191,23 @@ mod tests {
         assert_eq!(b.len(), 5 << 20);
         assert!(b.iter().all(|x| x.load(Relaxed) == 7));
         assert!(HugeArray::<AtomicU8>::zeroed(0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_growing_map_keeps_what_was_appended() {
+        let mut g = GrowingMap::new().unwrap();
+        assert!(g.bytes().is_empty());
+        let mut want = Vec::new();
+        // Past its first page several times, by pieces of odd lengths.
+        for k in 0..12_000u32 {
+            let piece: Vec<u8> = (0..k % 97).map(|i| (k + i) as u8).collect();
+            g.extend(&piece).unwrap();
+            want.extend_from_slice(&piece);
+        }
+        assert!(want.len() > 4 << 16);
+        assert_eq!(g.bytes(), &want[..]);
+        g.bytes_mut()[0] ^= 0xff;
+        assert_eq!(g.bytes()[0], want[0] ^ 0xff);
     }
 
     #[test]

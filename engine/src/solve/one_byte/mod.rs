@@ -73,12 +73,14 @@
 
 mod check;
 mod deep;
+mod links;
 mod packing;
 mod passes;
 mod solved;
 mod state;
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -86,6 +88,8 @@ use super::bytes::Bytes;
 use super::huge::HugeArray;
 use super::SolveError;
 use crate::game::{Index, SolveOptions, Value, MAX_LOSS_PLIES};
+use crate::huge::GrowingMap;
+use links::{pack, Links};
 use packing::Packing;
 use solved::Illegal;
 use state::{Bits, State};
@@ -173,8 +177,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         ahead: AtomicU16::new(0),
         too_deep: AtomicU16::new(u16::MAX),
         deepest_exit: passes.deepest_exit(),
-        by_to: Vec::new(),
-        by_from: Vec::new(),
+        links: Links::none()?,
     };
     let tiers = passes.tiers();
     if tiers <= 1 {
@@ -273,16 +276,20 @@ fn solve_tier<P: Passes>(
     let progress = opts.progress;
     let (chunk, packing, group) = (st.chunk, st.packing, st.group);
     progress.phase(&format!("{tier}initial positions"), n as u64);
-    let links: Vec<Result<Vec<Link>, SolveError>> = (0..n.div_ceil(chunk))
+    // The last tier's links go first: they are no use to this one.
+    st.links = Links::none()?;
+    let gathered = Mutex::new(GrowingMap::new().map_err(links::memory)?);
+    (0..n.div_ceil(chunk))
         .into_par_iter()
         // A job a chunk: chunks differ widely in cost (the captures of some read
         // compressed sub-tables' blocks not yet decoded), and a worker that took a run of
         // costly chunks as one job was left to finish it alone, the other core idle for
         // seconds (KRPvKR over compressed sub-tables: 7 s of a 16 s start).
         .with_max_len(1)
-        .map(|c| {
+        .try_for_each(|c| {
             let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
-            let mut links = Vec::new();
+            // A group's links as the game gives them, then packed (most chunks have none).
+            let (mut links, mut packed) = (Vec::new(), Vec::new());
             let own = &|q: Index| st.own(q);
             // The chunk is whole groups (its end aside, where `slots` may end a group).
             for first in (lo..hi).step_by(group) {
@@ -319,30 +326,19 @@ fn solve_tier<P: Passes>(
                     // A word at a time (the chunk next door may share the last word).
                     st.value.set_where_shared(first, illegal, ILLEGAL);
                 }
+                for l in links.drain(..) {
+                    packed.push(pack(&l)?);
+                }
+            }
+            if !packed.is_empty() {
+                let mut g = gathered.lock().unwrap_or_else(|e| e.into_inner());
+                g.extend(packed.as_flattened()).map_err(links::memory)?;
             }
             progress.advance((hi - lo) as u64);
-            Ok(links)
-        })
-        .collect();
-    st.by_to.clear();
-    for l in links {
-        st.by_to.extend(l?);
-    }
-    st.by_to.sort_unstable_by_key(|l| (l.to, l.from));
-    st.by_from = st.by_to.clone();
-    st.by_from.sort_unstable_by_key(|l| (l.from, l.to));
-    // Links whose extra moves win for the opponent, by that depth: their origin is a
-    // candidate then, whatever its target does.
-    let mut extra_wins: Vec<(u16, Index)> = st
-        .by_to
-        .iter()
-        .filter_map(|l| match l.extra {
-            Value::Win(e) => Some((e, l.from)),
-            _ => None,
-        })
-        .collect();
-    extra_wins.sort_unstable();
-    if let Some(&(e, _)) = extra_wins.last() {
+            Ok(())
+        })?;
+    st.links = Links::new(gathered.into_inner().unwrap_or_else(|e| e.into_inner()))?;
+    if let Some(e) = st.links.deepest_extra_win() {
         st.ahead.fetch_max(e, Relaxed);
     }
 
@@ -397,7 +393,7 @@ fn solve_tier<P: Passes>(
                     });
                 }
                 for q in bits(mask).map(|b| first + b) {
-                    for l in st.links_to(q) {
+                    for l in st.links.to(q) {
                         // Won once the extra moves lose too, at the later depth.
                         if let Value::Loss(e) = l.extra {
                             let w = d.max(e) + 1;
@@ -421,16 +417,14 @@ fn solve_tier<P: Passes>(
                 st.passes
                     .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
                 for q in bits(mask).map(|b| first + b) {
-                    for l in st.links_to(q) {
+                    for l in st.links.to(q) {
                         st.propose(l.from);
                     }
                 }
                 true
             });
         }
-        let lo = extra_wins.partition_point(|x| x.0 < w);
-        let hi = extra_wins.partition_point(|x| x.0 <= w);
-        for &(_, p) in &extra_wins[lo..hi] {
+        for p in st.links.extra_wins(w) {
             st.propose(p);
         }
         let g = st.group;

@@ -8,8 +8,9 @@ use super::super::huge::HugeArray;
 use rayon::prelude::*;
 
 use super::deep::Deep;
+use super::links::Links;
 use super::packing::Packing;
-use super::{bits, first_slots, Link, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
+use super::{bits, first_slots, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
 use crate::table::metric::DTZ_MAX_PLIES;
 
@@ -140,10 +141,9 @@ pub(super) struct State<'a, P> {
     /// [`Passes::deepest_exit`]: a loss checked after the wins at this many plies or more
     /// is lost one ply later, whatever its moves out of the table.
     pub(super) deepest_exit: u16,
-    /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, sorted by target,
-    /// and the same by origin.
-    pub(super) by_to: Vec<Link>,
-    pub(super) by_from: Vec<Link>,
+    /// [`Outcome::Augmented`](crate::game::Outcome::Augmented) moves, by target and by
+    /// origin.
+    pub(super) links: Links,
 }
 
 impl<P: Passes> State<'_, P> {
@@ -297,18 +297,6 @@ impl<P: Passes> State<'_, P> {
         }
     }
 
-    pub(super) fn links_to(&self, q: Index) -> &[Link] {
-        let lo = self.by_to.partition_point(|l| l.to < q);
-        let hi = self.by_to.partition_point(|l| l.to <= q);
-        &self.by_to[lo..hi]
-    }
-
-    pub(super) fn links_from(&self, p: Index) -> &[Link] {
-        let lo = self.by_from.partition_point(|l| l.from < p);
-        let hi = self.by_from.partition_point(|l| l.from <= p);
-        &self.by_from[lo..hi]
-    }
-
     /// The bits of `m` whose slots (`first + b`) are of the tier being solved.
     #[inline]
     pub(super) fn in_tier(&self, first: Index, m: u64) -> u64 {
@@ -406,7 +394,7 @@ impl<P: Passes> State<'_, P> {
         if !all {
             return false;
         }
-        for l in self.links_from(p) {
+        for l in self.links.from(p) {
             let own = self.won_within(l.to, w);
             let extra = match l.extra {
                 Value::Win(e) if e <= w => Some(e),
@@ -621,7 +609,7 @@ impl<P: Passes> State<'_, P> {
         let mut any = false;
         for b in bits(left) {
             let p = first + b;
-            if !self.by_from.is_empty() && !self.links_from(p).is_empty() {
+            if !self.links.is_empty() && self.links.from(p).next().is_some() {
                 any |= self.check(p, w);
                 continue;
             }
