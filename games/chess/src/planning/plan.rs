@@ -57,6 +57,13 @@ pub fn present_metric(
     open_present(dir, m, metric).map(|t| t.is_some())
 }
 
+/// Whether `m`'s table of `metric` has a file in `dir` in the current format, not opened
+/// nor checked ([`open_present`] does both).
+pub fn file_present(dir: &Path, m: &Material, metric: retro_engine::table::Metric) -> bool {
+    let path = retro_engine::table::table_path(dir, &subtables::table_name(m, metric));
+    path.exists() && !retro_engine::table::written_in_older_format(&path)
+}
+
 /// [`present_metric`], giving the table when it is there to use, open and shared
 /// ([`retro_engine::table::shared`]): while it is held, the tables that read it open it
 /// without checking its checksums again (a 5-piece table's sub-tables are 2 GB to read).
@@ -65,11 +72,11 @@ pub fn open_present(
     m: &Material,
     metric: retro_engine::table::Metric,
 ) -> Result<Option<Arc<Table>>, retro_engine::table::TableError> {
-    let name = subtables::table_name(m, metric);
-    let path = retro_engine::table::table_path(dir, &name);
-    if !path.exists() || retro_engine::table::written_in_older_format(&path) {
+    if !file_present(dir, m, metric) {
         return Ok(None);
     }
+    let name = subtables::table_name(m, metric);
+    let path = retro_engine::table::table_path(dir, &name);
     let t = shared::open(&path, Load::Auto)?;
     let l = crate::indexing::index::Layout::new(m);
     let h = t.header();
