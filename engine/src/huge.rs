@@ -112,18 +112,18 @@ impl<T: ZeroIsValid> Deref for HugeArray<T> {
     }
 }
 
-/// Bytes appended to an anonymous map that grows by moving its pages, never by copying
-/// them: a list built while most of memory is taken holds no second copy of itself at any
-/// moment, which a `Vec` does each time it grows (and its allocator may keep the old block
-/// resident a while after). Pages are placed when first written, so the room reserved
-/// ahead costs nothing.
+/// Bytes appended to an anonymous map that grows by moving its pages, not by copying them
+/// (on Linux; elsewhere it copies): a list built while most of memory is taken holds no
+/// second copy of itself at any moment, which a `Vec` does each time it grows (and its
+/// allocator may keep the old block resident a while after). Pages are placed when first
+/// written, so the room reserved ahead costs nothing.
 pub struct GrowingMap {
     map: MmapMut,
     len: usize,
 }
 
 impl GrowingMap {
-    /// An empty buffer (one page of address space).
+    /// An empty buffer (64 KiB of address space, no memory until written).
     pub fn new() -> std::io::Result<GrowingMap> {
         Ok(GrowingMap {
             map: MmapOptions::new().len(1 << 16).map_anon()?,

@@ -3,7 +3,7 @@
 //!
 //! A table with pawns on both sides has millions of them (KRPvKP: 1.9 million), and the
 //! list is held through the whole retrograde, beside one byte a slot: a [`Link`] as the
-//! game gives it takes 24 bytes, and the list was kept twice, sorted each way. Here a link
+//! game gives it takes 24 bytes, 48 with a second list sorted the other way. Here a link
 //! takes 12 bytes (slot numbers of 40 bits, the extra moves' value in 16) and the order by
 //! origin 4 more, as positions in the order by target. They are gathered into one map that
 //! grows without copying ([`GrowingMap`]) and sorted there: the start's chunks hold no list
@@ -13,7 +13,8 @@ use super::passes::Link;
 use crate::game::{Index, SolveError, Value};
 use crate::huge::GrowingMap;
 
-/// Slot numbers a link can hold: 2^40, a thousand times a 6-piece table's slots.
+/// Slot numbers a link can hold: 2^40, seventy times the 15.5 G slots of a 6-piece table
+/// such as KRRvKRR.
 const INDEX_BITS: u32 = 40;
 
 /// One link in 12 bytes, little-endian: the low 32 bits of its target and of its origin,
