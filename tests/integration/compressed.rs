@@ -312,6 +312,20 @@ fn every_part_of_a_damaged_file_is_refused() {
     assert!(output_text(&o).contains("truncated"), "{}", output_text(&o));
 }
 
+/// A folder holding KQvKR's compressed sub-tables and, as `KQvKR.rtbc`, the header `head`
+/// (its checksum field left off) sealed with its checksum, then `blocks`.
+fn kqvkr_resealed(mut head: Vec<u8>, blocks: &[u8]) -> tempfile::TempDir {
+    let sum = retro::table::checksum(&head);
+    head.extend_from_slice(&sum.to_le_bytes());
+    head.extend_from_slice(blocks);
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["KQvK.rtbc", "KRvK.rtbc"] {
+        std::fs::copy(compressed_dir().join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(dir.path().join("KQvKR.rtbc"), head).unwrap();
+    dir
+}
+
 /// A version 3 file (DTM, the dropped section's noted slots only, as earlier builds wrote
 /// it) is read as it is: every answer the same as from the current version's file.
 #[test]
@@ -335,14 +349,7 @@ fn a_version_3_file_is_still_read() {
     let len = head.len() as u32 + 8;
     head[8..12].copy_from_slice(&3u32.to_le_bytes());
     head[12..16].copy_from_slice(&len.to_le_bytes());
-    let sum = retro::table::checksum(&head);
-    head.extend_from_slice(&sum.to_le_bytes());
-    head.extend_from_slice(&v4[hlen..]);
-    let dir = tempfile::tempdir().unwrap();
-    for f in ["KQvK.rtbc", "KRvK.rtbc"] {
-        std::fs::copy(compressed_dir().join(f), dir.path().join(f)).unwrap();
-    }
-    std::fs::write(dir.path().join("KQvKR.rtbc"), head).unwrap();
+    let dir = kqvkr_resealed(head, &v4[hlen..]);
     let old = open_in(dir.path(), "KQvKR");
     let new = open_in(compressed_dir(), "KQvKR");
     assert_eq!(old.table.noted_slots(), new.table.noted_slots());
@@ -381,15 +388,7 @@ fn a_version_4_file_is_checked_against_its_dense_records() {
         let mut head = v5[..hlen - 8].to_vec();
         head[8..12].copy_from_slice(&version.to_le_bytes());
         head[28..28 + dlen].copy_from_slice(&dense_head);
-        let sum = retro::table::checksum(&head);
-        head.extend_from_slice(&sum.to_le_bytes());
-        head.extend_from_slice(&v5[hlen..]);
-        let dir = tempfile::tempdir().unwrap();
-        for f in ["KQvK.rtbc", "KRvK.rtbc"] {
-            std::fs::copy(compressed_dir().join(f), dir.path().join(f)).unwrap();
-        }
-        std::fs::write(dir.path().join("KQvKR.rtbc"), head).unwrap();
-        dir
+        kqvkr_resealed(head, &v5[hlen..])
     };
     let rebuild = |dir: &Path| {
         let loaded = retro::GAMES

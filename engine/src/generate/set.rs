@@ -286,20 +286,18 @@ pub fn make(
             let read_later = readers[i].is_some_and(|j| j > i);
             settle(set, i, dir, read_later, &c, opts.threads, report)?;
         }
-        if let Some(c) = compress {
-            // The tables whose last reader this was keep one side to move from now on.
-            for k in (0..i).filter(|&k| readers[k] == Some(i)) {
-                trim(set, k, dir, &c, opts.threads, report)?;
-            }
-        }
         // A table held open since the plan is let go once nothing left reads it: this
         // one if no table reads it, and those this one was the last to read (made or
         // found: KRPvKP's run, its closure present, held the 26 tables only the tables
-        // it found read, 7.3 GB of mapped files, to its end).
+        // it found read, 7.3 GB of mapped files, to its end). Compressed, those keep one
+        // side to move from now on.
         if readers[i].is_none() {
             set.release(i);
         }
         for k in (0..i).filter(|&k| readers[k] == Some(i)) {
+            if let Some(c) = compress {
+                trim(set, k, dir, &c, opts.threads, report)?;
+            }
             set.release(k);
         }
         let e = Event::Settled {
