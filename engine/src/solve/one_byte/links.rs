@@ -95,30 +95,59 @@ pub(super) struct Links {
     by_to: GrowingMap,
     /// Positions in `by_to`, sorted by origin (then target).
     by_from: Vec<u32>,
-    /// Positions in `by_to` of the links whose extra moves win for the opponent, sorted by
-    /// that win's plies: their origin is a candidate loss then, whatever its target does.
-    by_extra_win: Vec<u32>,
     /// A bit per 64 slots holding the target of a link, and likewise for origins: most
     /// slots a pass looks at have none, and learn it without a search.
     targets: Vec<u64>,
     origins: Vec<u64>,
+    /// Per 4,096 slots (a word of `targets`), where its links start in `by_to`, and where
+    /// those out of it start in `by_from`, with the ends after the last: a slot's links
+    /// are searched for among its 4,096 slots' few, not the whole list.
+    to_starts: Vec<u32>,
+    from_starts: Vec<u32>,
+    /// How many links' extra moves win for the opponent, by that win's plies: the passes
+    /// that find none skip the list.
+    extra_wins: Vec<u32>,
 }
 
-/// A bit per 64 slots, for the slots `at` gives.
-fn marks(at: impl Iterator<Item = Index> + Clone) -> Vec<u64> {
-    let words = at.clone().max().map_or(0, |q| (q >> 12) as usize + 1);
+/// Slots a word of marks covers: 64 bits of 64 slots.
+const WORD_SHIFT: u32 = 12;
+
+/// A bit per 64 slots, for the slots `at` gives, in `words` words.
+fn marks(at: impl Iterator<Item = Index>, words: usize) -> Vec<u64> {
     let mut m = vec![0u64; words];
     for q in at {
-        m[(q >> 12) as usize] |= 1 << (q >> 6 & 63);
+        m[(q >> WORD_SHIFT) as usize] |= 1 << (q >> 6 & 63);
     }
     m
+}
+
+/// Where each of `words` words of slots starts in `sorted` (slot numbers in order), and
+/// the end after the last.
+fn starts(sorted: impl Iterator<Item = Index>, words: usize) -> Vec<u32> {
+    let mut s = Vec::with_capacity(words + 1);
+    let mut k = 0u32;
+    for q in sorted {
+        while s.len() <= (q >> WORD_SHIFT) as usize {
+            s.push(k);
+        }
+        k += 1;
+    }
+    s.resize(words + 1, k);
+    s
 }
 
 /// True if `marks` has the bit of slot `q`'s 64.
 fn marked(marks: &[u64], q: Index) -> bool {
     marks
-        .get((q >> 12) as usize)
+        .get((q >> WORD_SHIFT) as usize)
         .is_some_and(|m| m >> (q >> 6 & 63) & 1 != 0)
+}
+
+/// The range of `in_word` (the entries of slot `q`'s word of slots) whose slot `at` gives
+/// is `q`.
+fn within<T>(in_word: &[T], q: Index, at: impl Fn(&T) -> Index) -> std::ops::Range<usize> {
+    let lo = in_word.partition_point(|e| at(e) < q);
+    lo..lo + in_word[lo..].partition_point(|e| at(e) <= q)
 }
 
 impl Links {
@@ -142,17 +171,24 @@ impl Links {
         let all = &*all;
         let mut by_from: Vec<u32> = (0..count).collect();
         by_from.sort_unstable_by_key(|&k| (from(&all[k as usize]), to(&all[k as usize])));
-        let wins = all.iter().filter(|p| extra_win(p).is_some()).count();
-        let mut by_extra_win = Vec::with_capacity(wins);
-        by_extra_win.extend((0..count).filter(|&k| extra_win(&all[k as usize]).is_some()));
-        by_extra_win.sort_by_key(|&k| extra_win(&all[k as usize]));
-        let (targets, origins) = (marks(all.iter().map(to)), marks(all.iter().map(from)));
+        let last = all.iter().map(|p| to(p).max(from(p))).max();
+        let words = last.map_or(0, |q| (q >> WORD_SHIFT) as usize + 1);
+        let mut extra_wins = Vec::new();
+        for w in all.iter().filter_map(extra_win) {
+            if extra_wins.len() <= w as usize {
+                extra_wins.resize(w as usize + 1, 0);
+            }
+            extra_wins[w as usize] += 1;
+        }
+        let origin = |k: &u32| from(&all[*k as usize]);
         Ok(Links {
-            by_to: gathered,
+            targets: marks(all.iter().map(to), words),
+            origins: marks(all.iter().map(from), words),
+            to_starts: starts(all.iter().map(to), words),
+            from_starts: starts(by_from.iter().map(origin), words),
             by_from,
-            by_extra_win,
-            targets,
-            origins,
+            extra_wins,
+            by_to: gathered,
         })
     }
 
@@ -164,49 +200,49 @@ impl Links {
         self.by_from.is_empty()
     }
 
+    /// The entries of `starts` for slot `q`'s word of slots.
+    fn word_of(starts: &[u32], q: Index) -> std::ops::Range<usize> {
+        let w = (q >> WORD_SHIFT) as usize;
+        starts[w] as usize..starts[w + 1] as usize
+    }
+
     /// The links into slot `q`.
     pub(super) fn to(&self, q: Index) -> impl Iterator<Item = Link> + '_ {
         let all = self.all();
-        let (lo, hi) = if marked(&self.targets, q) {
-            let lo = all.partition_point(|p| to(p) < q);
-            (lo, lo + all[lo..].partition_point(|p| to(p) <= q))
+        let found = if marked(&self.targets, q) {
+            let word = &all[Self::word_of(&self.to_starts, q)];
+            &word[within(word, q, to)]
         } else {
-            (0, 0)
+            &[]
         };
-        all[lo..hi].iter().map(unpack)
+        found.iter().map(unpack)
     }
 
     /// The links out of slot `p`.
     pub(super) fn from(&self, p: Index) -> impl Iterator<Item = Link> + '_ {
         let all = self.all();
-        let at = |k: &u32| from(&all[*k as usize]);
-        let (lo, hi) = if marked(&self.origins, p) {
-            let lo = self.by_from.partition_point(|k| at(k) < p);
-            (lo, lo + self.by_from[lo..].partition_point(|k| at(k) <= p))
+        let found = if marked(&self.origins, p) {
+            let word = &self.by_from[Self::word_of(&self.from_starts, p)];
+            &word[within(word, p, |k| from(&all[*k as usize]))]
         } else {
-            (0, 0)
+            &[]
         };
-        self.by_from[lo..hi]
-            .iter()
-            .map(|&k| unpack(&all[k as usize]))
+        found.iter().map(|&k| unpack(&all[k as usize]))
     }
 
-    /// The origins of the links whose extra moves win for the opponent in `w` plies.
+    /// The origins of the links whose extra moves win for the opponent in `w` plies (a
+    /// pass over the list where some do: a list of their own would hold 4 bytes a link).
     pub(super) fn extra_wins(&self, w: u16) -> impl Iterator<Item = Index> + '_ {
-        let all = self.all();
-        let at = |k: &u32| extra_win(&all[*k as usize]);
-        let lo = self.by_extra_win.partition_point(|k| at(k) < Some(w));
-        let hi = lo + self.by_extra_win[lo..].partition_point(|k| at(k) <= Some(w));
-        self.by_extra_win[lo..hi]
-            .iter()
-            .map(|&k| from(&all[k as usize]))
+        let any = self.extra_wins.get(w as usize).is_some_and(|&c| c != 0);
+        let all = if any { self.all() } else { &[] };
+        all.iter()
+            .filter(move |p| extra_win(p) == Some(w))
+            .map(from)
     }
 
     /// The slowest win of a link's extra moves, if any.
     pub(super) fn deepest_extra_win(&self) -> Option<u16> {
-        self.by_extra_win
-            .last()
-            .and_then(|&k| extra_win(&self.all()[k as usize]))
+        self.extra_wins.len().checked_sub(1).map(|w| w as u16)
     }
 }
 
@@ -252,11 +288,15 @@ mod tests {
 
     #[test]
     fn links_are_found_by_target_and_by_origin() {
+        // Slots past 32 bits, and links on both sides of a 4,096-slot word's edge.
+        let far = (1 << 33) + 3 * 4096 + 7;
         let all = [
             link(9, 2, Value::Win(3)),
             link(1 << 33, 2, Value::Loss(1)),
-            link(9, 1 << 35, Value::Draw),
+            link(9, far, Value::Draw),
             link(4, 7, Value::Illegal),
+            link(4095, 4096, Value::Win(1)),
+            link(4096, 4095, Value::Win(3)),
         ];
         let gather = |order: &[usize]| {
             let mut g = GrowingMap::new().unwrap();
@@ -265,29 +305,51 @@ mod tests {
             }
             Links::new(g).unwrap()
         };
-        let links = gather(&[3, 1, 0, 2]);
+        let links = gather(&[3, 5, 1, 0, 4, 2]);
         // Whichever order the start's threads gathered them in, the same list.
-        assert_eq!(links.by_to.bytes(), gather(&[0, 1, 2, 3]).by_to.bytes());
+        assert_eq!(
+            links.by_to.bytes(),
+            gather(&[0, 1, 2, 3, 4, 5]).by_to.bytes()
+        );
         assert!(!links.is_empty());
         // Slots beside a target, in its 64 slots and in the next 64, hold none.
-        for q in [8, 10, 63, 64, 5, 3, (1 << 33) - 1, (1 << 33) + 1, 1 << 40] {
+        for q in [
+            8,
+            10,
+            63,
+            64,
+            5,
+            3,
+            4094,
+            4097,
+            (1 << 33) - 1,
+            (1 << 33) + 1,
+            1 << 40,
+        ] {
             assert_eq!(links.to(q).count(), 0, "slot {q}");
         }
-        for p in [1, 3, 6, 8, 64, (1 << 35) - 1, (1 << 35) + 1, 1 << 36] {
+        for p in [1, 3, 6, 8, 64, 4094, 4097, far - 1, far + 1, 1 << 36] {
             assert_eq!(links.from(p).count(), 0, "slot {p}");
         }
         assert_eq!(links.to(9).collect::<Vec<_>>(), [all[0], all[2]]);
         assert_eq!(links.to(2).count(), 0);
         assert_eq!(links.from(2).collect::<Vec<_>>(), [all[0], all[1]]);
-        assert_eq!(links.from(1 << 35).collect::<Vec<_>>(), [all[2]]);
+        assert_eq!(links.from(far).collect::<Vec<_>>(), [all[2]]);
         assert_eq!(links.from(9).count(), 0);
         assert_eq!(links.to(1 << 33).collect::<Vec<_>>(), [all[1]]);
         assert_eq!(links.to(4).collect::<Vec<_>>(), [all[3]]);
+        assert_eq!(links.to(4095).collect::<Vec<_>>(), [all[4]]);
+        assert_eq!(links.to(4096).collect::<Vec<_>>(), [all[5]]);
+        assert_eq!(links.from(4095).collect::<Vec<_>>(), [all[5]]);
+        assert_eq!(links.from(4096).collect::<Vec<_>>(), [all[4]]);
         assert_eq!(links.deepest_extra_win(), Some(3));
-        assert_eq!(links.extra_wins(3).collect::<Vec<_>>(), [2]);
-        assert_eq!(links.extra_wins(1).count(), 0);
+        assert_eq!(links.extra_wins(3).collect::<Vec<_>>(), [2, 4095]);
+        assert_eq!(links.extra_wins(1).collect::<Vec<_>>(), [4096]);
+        assert_eq!(links.extra_wins(2).count(), 0);
+        assert_eq!(links.extra_wins(4).count(), 0);
         let none = Links::none().unwrap();
         assert!(none.is_empty());
         assert_eq!(none.deepest_extra_win(), None);
+        assert_eq!(none.to(0).count() + none.from(0).count(), 0);
     }
 }
