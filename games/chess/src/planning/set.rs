@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::plan::{
     check_disk, check_memory, closure, estimate, file_present, open_present, present_metric,
-    NoRoom, TooBig,
+    present_unread, NoRoom, TooBig,
 };
 use crate::indexing::subtables::table_name;
 use crate::rules::material::Material;
@@ -71,20 +71,22 @@ pub fn plan(
     let read = read_by_missing(&order, |(m, k)| file_present(dir, m, *k));
     let (mut missing, mut present) = (Vec::new(), Vec::new());
     for entry in &order {
-        let table = open_present(dir, &entry.0, entry.1).map_err(|source| SetError::InTheWay {
+        let (m, metric) = (&entry.0, entry.1);
+        // Only what a table to make reads is read through to check it.
+        let found = if read.contains(entry) {
+            open_present(dir, m, metric).map(|t| t.map(Some))
+        } else {
+            present_unread(dir, m, metric).map(|p| p.then_some(None))
+        };
+        let found = found.map_err(|source| SetError::InTheWay {
             name: name(entry),
             source,
         })?;
-        match table {
+        match found {
             // Only mapped tables are held: their pages are the file's, which the system
             // takes back as it needs, where a small table read into memory would stay in
-            // this process's memory for the whole run (and is quick to check again). The
-            // others are let go at once: each one's pages, read to check it, would count
-            // in the run's resident memory until then (KRPvKP's 26 files that only the
-            // tables present read: 7.3 GB).
-            Some(t) if !t.survives_changes() && read.contains(entry) => {
-                present.push((entry.clone(), t))
-            }
+            // this process's memory for the whole run (and is quick to check again).
+            Some(Some(t)) if !t.survives_changes() => present.push((entry.clone(), t)),
             Some(_) => {}
             None => missing.push(entry.clone()),
         }
