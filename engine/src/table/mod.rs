@@ -58,7 +58,7 @@ pub const IN_MEMORY_MAX: u64 = 64 << 20;
 
 /// The checksum used for headers and payloads.
 pub fn checksum(bytes: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(bytes)
+    twox_hash::XxHash3_64::oneshot(bytes)
 }
 
 /// The file of table `name` in `dir`: the dense one (`.rtb`, what `generate` writes and

@@ -7,7 +7,9 @@
 //! this is the checksum of the records themselves.
 
 use rayon::prelude::*;
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher;
+
+use twox_hash::XxHash3_64;
 
 use super::Metric;
 use crate::game::Index;
@@ -48,7 +50,7 @@ pub fn of_records(
     fill: impl Fn(Index, &mut [u8]) + Sync,
 ) -> (u64, Vec<u64>) {
     const PART: usize = 1 << 12;
-    let mut hash = Xxh3::new();
+    let mut hash = XxHash3_64::new();
     let mut histogram = vec![0u64; metric.codes()];
     let (mut records, mut codes_now) = (vec![0u8; CHUNK * 2], vec![0u8; CHUNK * 2]);
     let mut first: Index = 0;
@@ -72,10 +74,10 @@ pub fn of_records(
                 },
             );
         histogram.iter_mut().zip(h).for_each(|(x, y)| *x += y);
-        hash.update(c);
+        hash.write(c);
         first += n as Index;
     }
-    (hash.digest(), histogram)
+    (hash.finish(), histogram)
 }
 
 #[cfg(test)]

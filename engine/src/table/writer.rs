@@ -6,6 +6,7 @@
 //! ([`remove_stale_temps`]); a file still locked belongs to a run in progress and is left
 //! alone.
 
+use std::hash::Hasher as _;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -197,8 +198,8 @@ pub fn write_records_as(
         let (mut buf, mut next) = (Aligned::default(), Aligned::default());
         for (k, s) in header.sections.iter_mut().enumerate() {
             let mut at = s.offset;
-            let mut hash = xxhash_rust::xxh3::Xxh3::new();
-            let mut value_hash = xxhash_rust::xxh3::Xxh3::new();
+            let mut hash = twox_hash::XxHash3_64::new();
+            let mut value_hash = twox_hash::XxHash3_64::new();
             let mut codes = Vec::new();
             let mut made = vec![0u64; metric.codes()];
             let end = first + s.records;
@@ -215,11 +216,11 @@ pub fn write_records_as(
                         // The pages `fill` made (the same length: nothing moves).
                         let pages = buf.pages(n as usize * 2);
                         let made_now = &pages[..n as usize * 2];
-                        hash.update(made_now);
+                        hash.write(made_now);
                         if let Some(Expect::Values(_)) = expect {
                             codes.resize(made_now.len(), 0);
                             super::value_sum::codes(made_now, metric, &mut codes);
-                            value_hash.update(&codes);
+                            value_hash.write(&codes);
                         }
                         histogram(made_now, metric)
                             .iter()
@@ -247,11 +248,11 @@ pub fn write_records_as(
                     )),
                 });
             }
-            s.checksum = hash.digest();
+            s.checksum = hash.finish();
             let (want, computed, part) = match expect {
                 None => (None, 0, ""),
                 Some(Expect::Records(e)) => (e.get(k), s.checksum, ""),
-                Some(Expect::Values(e)) => (e.get(k), value_hash.digest(), "'s values"),
+                Some(Expect::Values(e)) => (e.get(k), value_hash.finish(), "'s values"),
             };
             if let Some(&want) = want.filter(|&&w| w != computed) {
                 return Err(TableError::Checksum {

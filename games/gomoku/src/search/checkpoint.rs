@@ -206,7 +206,7 @@ impl Solver {
                 out.extend(c.to_le_bytes());
             }
         }
-        let sum = xxhash_rust::xxh3::xxh3_64(&out);
+        let sum = twox_hash::XxHash3_64::oneshot(&out);
         out.extend(sum.to_le_bytes());
         out
     }
@@ -231,7 +231,7 @@ impl Solver {
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let mut s8 = [0u8; 8];
         s8.copy_from_slice(sum);
-        if xxhash_rust::xxh3::xxh3_64(body) != u64::from_le_bytes(s8) {
+        if twox_hash::XxHash3_64::oneshot(body) != u64::from_le_bytes(s8) {
             return Err(corrupt("checksum mismatch"));
         }
         let mut r = &body[MAGIC.len()..];
