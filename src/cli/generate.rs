@@ -28,7 +28,8 @@ pub struct GenerateArgs {
     /// generated first.
     pub material: Option<String>,
     /// Chess: every table with up to N pieces (3, 4 or 5), pawns included. Tables already
-    /// present and intact are skipped, so an interrupted run resumes.
+    /// present are skipped, so an interrupted run resumes (those a table still to make reads
+    /// are checked through first).
     #[arg(long, value_name = "N", value_parser = cli::plan::set_pieces)]
     pub all: Option<usize>,
     /// Board width (mnk), 1 to 20 (the board has at most 20 cells).
