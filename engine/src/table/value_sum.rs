@@ -7,7 +7,7 @@
 //! this is the checksum of the records themselves.
 
 use rayon::prelude::*;
-use std::hash::Hasher;
+use std::hash::Hasher as _;
 
 use twox_hash::XxHash3_64;
 
