@@ -421,7 +421,7 @@ fn too_big_for_the_memory_is_refused_before_anything_is_written() {
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
     let text = output_text(&o);
     assert!(
-        text.contains("KQvKR needs about 20.53 MiB")
+        text.contains("KQvKR needs about 20.61 MiB")
             && text.contains("20.00 MiB is available (--max-memory)"),
         "{text}"
     );

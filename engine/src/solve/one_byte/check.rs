@@ -36,9 +36,12 @@ pub fn check_passes<R: Passes, P: Passes>(
     let inside = !reference.targets(i, |_| false);
     let agree = match (&sa, &sb) {
         (Ok(Start::Final(Value::Win(w))), Ok(Start::Open { win, .. })) => *win == Some(*w),
-        (Ok(Start::Final(Value::Draw)), Ok(Start::Open { win: None, keep })) => {
-            *keep || (!inside && la.is_empty())
-        }
+        (
+            Ok(Start::Final(Value::Draw)),
+            Ok(Start::Open {
+                win: None, keep, ..
+            }),
+        ) => *keep || (!inside && la.is_empty()),
         (a, b) => format!("{a:?}") == format!("{b:?}"),
     };
     let (sa, sb) = (format!("{sa:?} {la:?}"), format!("{sb:?} {lb:?}"));

@@ -27,7 +27,7 @@
 //! link's win, a loss from the start or stored early: 256 bits a chunk), and each group
 //! which bands of depths (eight bits a group). A scan reads the noted groups and, in the
 //! chunks that took its byte apart, the groups with its band. The candidates' scan
-//! likewise passes over the chunks where none was proposed.
+//! likewise reads only the groups where some slot was proposed.
 //!
 //! **What a slot holds.** Besides its value byte, a *settled* bit: the value can no longer
 //! change (illegal, won no later than the depth solved, or lost and scanned at its
@@ -79,7 +79,7 @@ mod passes;
 mod solved;
 mod state;
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -129,6 +129,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let group = passes.group();
     assert!((1..=64).contains(&group), "a group holds 1 to 64 slots");
     let chunk = (CHUNK / group).max(1) * group;
+    // Candidates are taken a group at a time, single slots 64 at a time (a chunk is a
+    // multiple of 64 then).
+    let cand_step = if group == 1 { 64 } else { group };
     // Groups a byte of `apart_groups` covers: as many as fit in 64 slots, a power of two.
     let band_shift = (64 / group).max(1).ilog2();
     let packing = Packing::of(passes.metric());
@@ -153,9 +156,8 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             Some(Bits::new(n)?)
         },
         cand_byte: packing.cand_byte(),
-        proposed: (0..n.div_ceil(chunk))
-            .map(|_| AtomicBool::new(false))
-            .collect(),
+        proposed: Bits::new(n.div_ceil(cand_step))?,
+        cand_step,
         won_groups: Bits::new(n.div_ceil(group))?,
         lost_groups: [Bits::new(n.div_ceil(group))?, Bits::new(n.div_ceil(group))?],
         fin: Bits::new(n)?,
@@ -166,6 +168,12 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),
         apart_groups: HugeArray::zeroed(n.div_ceil(group << band_shift)).map_err(|source| {
+            SolveError::Memory {
+                bytes: n.div_ceil(group << band_shift) as u64,
+                source,
+            }
+        })?,
+        exit_bound: HugeArray::zeroed(n.div_ceil(group << band_shift)).map_err(|source| {
             SolveError::Memory {
                 bytes: n.div_ceil(group << band_shift) as u64,
                 source,
@@ -298,8 +306,9 @@ fn solve_tier<P: Passes>(
                 if mask == 0 {
                     continue;
                 }
-                // The group's illegal slots, marked together once it is done.
-                let mut illegal = 0u64;
+                // The group's illegal slots, marked together once it is done, and the
+                // slowest move out of those that may yet be lost.
+                let (mut illegal, mut slowest_exit) = (0u64, 0u16);
                 st.passes
                     .group_start(first as Index, mask, own, &mut links, |b, start| {
                         let i = first + b as usize;
@@ -312,15 +321,18 @@ fn solve_tier<P: Passes>(
                                 st.note_ahead(d);
                             }
                             Start::Final(_) => st.set_keep(i),
-                            Start::Open { win, keep } => match win {
+                            Start::Open { win, keep, slowest } => match win {
                                 Some(w) => {
                                     st.try_win(i as Index, w, true);
                                 }
                                 None if keep => st.set_keep(i),
-                                None => {}
+                                None => slowest_exit = slowest_exit.max(slowest),
                             },
                         }
                     })?;
+                if slowest_exit > 0 {
+                    st.note_exit_bound(first as Index, slowest_exit);
+                }
                 if illegal != 0 {
                     st.fin.set_mask(first, illegal);
                     // A word at a time (the chunk next door may share the last word).
@@ -432,25 +444,17 @@ fn solve_tier<P: Passes>(
             .into_par_iter()
             .map(|c| {
                 let mut any = false;
-                if !st.take_proposed(c) {
-                    return false;
-                }
                 let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(n));
-                // Single slots are taken 64 at a time (the chunk is a multiple of 64).
-                let step = if g == 1 { 64 } else { g };
-                for first in (lo..hi).step_by(step) {
-                    let m = st.take_candidates(first, step.min(n - first));
-                    if m == 0 {
-                        continue;
-                    }
+                st.take_proposed(lo, hi, |first| {
+                    let m = st.take_candidates(first, st.cand_step.min(n - first));
                     if g == 1 {
                         for b in bits(m) {
                             any |= st.check_group(first as Index + b, 1, w);
                         }
-                    } else {
+                    } else if m != 0 {
                         any |= st.check_group(first as Index, m, w);
                     }
-                }
+                });
                 any
             })
             .reduce(|| false, |a, b| a || b);

@@ -19,6 +19,11 @@ pub enum Start {
         win: Option<u16>,
         /// A move out of the table holds the draw: the position is never lost.
         keep: bool,
+        /// The slowest win for the opponent through a move out of the table, in plies (0:
+        /// none): what [`Passes::slowest_exit`] gives for this slot. The solver keeps the
+        /// largest of a group's (or of 64 slots'), and asks it of no slot lost there at a
+        /// depth past it.
+        slowest: u16,
     },
 }
 
@@ -253,7 +258,11 @@ pub fn start_from(
             _ => Value::Draw,
         }));
     }
-    Ok(Start::Open { win, keep })
+    Ok(Start::Open {
+        win,
+        keep,
+        slowest: slowest.unwrap_or(0),
+    })
 }
 
 /// [`Passes`] for any [`Game`], from its positions, moves and un-moves.

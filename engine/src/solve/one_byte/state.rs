@@ -1,7 +1,7 @@
 //! The solver's state while it solves: the value bytes (candidates and never-lost marks
 //! among them, until the solve gets deep), the settled bits, and the passes over them.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use super::super::bytes::Bytes;
 use super::super::huge::HugeArray;
@@ -86,10 +86,14 @@ pub(super) struct State<'a, P> {
     pub(super) cand: Option<Bits>,
     /// [`Packing::cand_byte`].
     pub(super) cand_byte: u8,
-    /// Per chunk of slots: some slot of it was proposed since its candidates were last
-    /// taken. The candidates' scan passes over the others (every other depth, with moves,
-    /// proposes nothing; late in a long table, few chunks have any).
-    pub(super) proposed: Vec<AtomicBool>,
+    /// A bit per [`State::cand_step`] slots: some slot of them was proposed since their
+    /// candidates were last taken. The candidates' scan reads these slots' bytes alone:
+    /// every other depth, with moves, proposes nothing, and the others propose in a
+    /// sixth of the groups (KRPvKP), most at the start of a long table.
+    pub(super) proposed: Bits,
+    /// Slots a bit of [`State::proposed`] covers: a group, or 64 slots where a group is
+    /// one slot.
+    pub(super) cand_step: usize,
     /// A bit a group: some slot of it was won by the lost → won pass of the depth being
     /// solved. The won → lost pass reads these groups, and the chunks holding a win
     /// stored apart ([`State::apart`]), rather than every byte of the table.
@@ -130,6 +134,12 @@ pub(super) struct State<'a, P> {
     /// 0 (one group), unless groups are smaller than 64 slots (a byte then covers up to 64
     /// slots, not one slot).
     pub(super) band_shift: u32,
+    /// Per byte of [`State::apart_groups`] (as many groups, at most 64 slots): the
+    /// slowest win for the opponent through a move out of the table among its slots that
+    /// may yet be lost ([`Start::Open`](super::Start::Open)'s `slowest`; 255 for that
+    /// many plies or more, which bounds nothing). A loss found at a depth past it is lost one ply later, and its slowest
+    /// move out ([`Passes::slowest_exit`]), reading sub-tables at random, is not asked.
+    pub(super) exit_bound: HugeArray<AtomicU8>,
     /// Plies a band of [`State::apart_groups`] covers: the values stored apart are mostly
     /// those of moves out of the table, up to [`Passes::deepest_exit`] plies.
     pub(super) band_plies: u16,
@@ -225,14 +235,39 @@ impl<P: Passes> State<'_, P> {
         1 << (d / self.band_plies).min(7)
     }
 
-    /// Clear the values noted apart, for a new tier.
+    /// Clear the values noted apart and the bounds of the moves out, for a new tier.
     pub(super) fn clear_apart(&self) {
         self.apart
             .par_iter()
             .for_each(|words| words.iter().for_each(|w| w.store(0, Relaxed)));
-        self.apart_groups
-            .par_chunks(1 << 16)
-            .for_each(|c| c.iter().for_each(|b| b.store(0, Relaxed)));
+        for bytes in [&self.apart_groups, &self.exit_bound] {
+            bytes
+                .par_chunks(1 << 16)
+                .for_each(|c| c.iter().for_each(|b| b.store(0, Relaxed)));
+        }
+    }
+
+    /// The slots of the group at `first` that may yet be lost have no move out of the
+    /// table slower than `slowest` plies ([`State::exit_bound`]).
+    pub(super) fn note_exit_bound(&self, first: Index, slowest: u16) {
+        let k = (first as usize / self.group) >> self.band_shift;
+        let b = slowest.min(255) as u8;
+        if self.exit_bound[k].load(Relaxed) < b {
+            self.exit_bound[k].fetch_max(b, Relaxed);
+        }
+    }
+
+    /// The slowest move out of the table of lost slot `p` ([`Passes::slowest_exit`]) where
+    /// it may be slower than its moves inside, the slowest of which the opponent wins in
+    /// `inside` plies; else 0.
+    fn exit_past(&self, p: Index, inside: u16) -> u16 {
+        let bound = self.exit_bound[(p as usize / self.group) >> self.band_shift].load(Relaxed);
+        // 255: that slow or slower, the exact figure not kept.
+        if inside >= self.deepest_exit || bound < u8::MAX && inside >= u16::from(bound) {
+            0
+        } else {
+            self.passes.slowest_exit(p, &|q| self.own(q))
+        }
     }
 
     /// Slot `i` is won in `w` plies unless it is won sooner: unknown slots and slower
@@ -331,7 +366,7 @@ impl<P: Passes> State<'_, P> {
             None => self.value.swap(p as usize, UNKNOWN, self.cand_byte),
         };
         if marked {
-            self.note_proposed(p as usize);
+            self.note_proposed(p as usize, p as usize);
         }
     }
 
@@ -360,20 +395,27 @@ impl<P: Passes> State<'_, P> {
         }
     }
 
-    /// Slot `i`'s chunk has a candidate ([`State::proposed`]).
-    fn note_proposed(&self, i: usize) {
-        let flag = &self.proposed[i / self.chunk];
-        // Read before writing: the flag's cache line stays shared between threads.
-        if !flag.load(Relaxed) {
-            flag.store(true, Relaxed);
+    /// Slots `lo..=hi` (at most 64) may have candidates ([`State::proposed`]).
+    fn note_proposed(&self, lo: usize, hi: usize) {
+        for k in lo / self.cand_step..=hi / self.cand_step {
+            // Read before writing: the word's cache line stays shared between threads.
+            if !self.proposed.get(k) {
+                self.proposed.set(k);
+            }
         }
     }
 
-    /// Take the flag of chunk `c` ([`State::proposed`]): true if some slot of it was
-    /// proposed.
-    pub(super) fn take_proposed(&self, c: usize) -> bool {
-        let flag = &self.proposed[c];
-        flag.load(Relaxed) && flag.swap(false, Relaxed)
+    /// `f(first)` for the first slot of each [`State::cand_step`] slots in `lo..hi` (a
+    /// chunk) with a slot proposed since the last call, their bits cleared.
+    pub(super) fn take_proposed(&self, lo: usize, hi: usize, mut f: impl FnMut(usize)) {
+        let step = self.cand_step;
+        let (first, end) = (lo / step, hi.div_ceil(step));
+        for u in (first..end).step_by(64) {
+            let m = self.proposed.take_mask(u, first_slots(64.min(end - u)));
+            for b in bits(m) {
+                f((u + b as usize) * step);
+            }
+        }
     }
 
     /// Check candidate `p` after the wins at `w` plies (= d + 1) are known: lost if every
@@ -410,7 +452,7 @@ impl<P: Passes> State<'_, P> {
             };
             slowest = slowest.max(a);
         }
-        let exit = self.passes.slowest_exit(p, &|q| self.own(q));
+        let exit = self.exit_past(p, slowest);
         self.lose(p, slowest.max(exit) + 1, w)
     }
 
@@ -563,10 +605,10 @@ impl<P: Passes> State<'_, P> {
             }
         }
         if m != 0 {
-            // Its lowest and highest slots: one chunk, or two where a group of single
-            // slots crosses their border.
-            self.note_proposed(first as usize + m.trailing_zeros() as usize);
-            self.note_proposed(first as usize + 63 - m.leading_zeros() as usize);
+            self.note_proposed(
+                first as usize + m.trailing_zeros() as usize,
+                first as usize + 63 - m.leading_zeros() as usize,
+            );
         }
     }
 
@@ -613,12 +655,7 @@ impl<P: Passes> State<'_, P> {
                 any |= self.check(p, w);
                 continue;
             }
-            let exit = if w >= self.deepest_exit {
-                0
-            } else {
-                self.passes.slowest_exit(p, &|q| self.own(q))
-            };
-            any |= self.lose(p, w.max(exit) + 1, w);
+            any |= self.lose(p, w.max(self.exit_past(p, w)) + 1, w);
         }
         any
     }

@@ -224,6 +224,7 @@ impl ChessPasses<'_> {
                     Start::Open {
                         win: None,
                         keep: false,
+                        slowest: 0,
                     },
                 );
                 continue;
@@ -778,15 +779,19 @@ impl ExitTally {
     /// check, asks whether a legal move stays inside (else a loss after the slowest move
     /// out, or checkmate). A stalemate starts open: it is nobody's predecessor.
     pub(super) fn settle(&self, pos: &Position, pawns_inside: bool) -> Start {
-        let (win, keep) = (self.win, self.keep);
-        if win.is_some() || keep || self.inside {
-            return Start::Open { win, keep };
+        let open = Start::Open {
+            win: self.win,
+            keep: self.keep,
+            slowest: self.slowest,
+        };
+        if self.win.is_some() || self.keep || self.inside {
+            return open;
         }
         if !self.any && !pos.in_check(pos.turn) {
-            return Start::Open { win, keep };
+            return open;
         }
         if moves::has_quiet_move(pos, pawns_inside) {
-            Start::Open { win, keep }
+            open
         } else if self.any {
             Start::Final(Value::Loss(self.slowest + 1))
         } else {

@@ -131,8 +131,10 @@ fn of_shape(
 /// and another for the never-lost marks, in the last depths of a table 253 plies deep),
 /// then the value byte while the records are written. Anonymous memory at the peak, with
 /// the process and the writer's buffers, the sub-tables mapped: KQRvKR 281,228 KiB for
-/// its 242 M slots (1.19 bytes a slot), KRPvKR 908,464 KiB for 805 M (1.16).
-const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.19;
+/// its 242 M slots (1.19 bytes a slot), KRPvKR 908,464 KiB for 805 M (1.16); a byte per
+/// group more since (the bound on a group's slowest move out of the table): KRPvKP
+/// 728,736 KiB for 604 M (1.24).
+const ONE_BYTE_BYTES_PER_SLOT: f64 = 1.21;
 /// DTZ, the one-byte solver too, its records written without best moves: the same arrays
 /// as DTM without pawns; with pawns, solved by tiers, the current tier's bit a slot besides
 /// (0.125 bytes more: KRPvKR 1,003,856 KiB, 1.28 bytes a slot). The values beyond a byte
