@@ -143,6 +143,19 @@ fn marked(marks: &[u64], q: Index) -> bool {
         .is_some_and(|m| m >> (q >> 6 & 63) & 1 != 0)
 }
 
+/// True if `marks` has the bit of any 64 slots holding a slot `first + b`, `b` a bit of
+/// `m`.
+fn marked_among(marks: &[u64], first: Index, m: u64) -> bool {
+    if m == 0 {
+        return false;
+    }
+    let (lo, hi) = (
+        first + m.trailing_zeros() as Index,
+        first + 63 - m.leading_zeros() as Index,
+    );
+    (lo >> 6..=hi >> 6).any(|k| marked(marks, k << 6))
+}
+
 /// The range of `in_word` (the entries of slot `q`'s word of slots) whose slot `at` gives
 /// is `q`.
 fn within<T>(in_word: &[T], q: Index, at: impl Fn(&T) -> Index) -> std::ops::Range<usize> {
@@ -196,7 +209,8 @@ impl Links {
         self.by_to.bytes().as_chunks::<12>().0
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.by_from.is_empty()
     }
 
@@ -216,6 +230,17 @@ impl Links {
             &[]
         };
         found.iter().map(unpack)
+    }
+
+    /// False if no slot `first + b` (`b` a bit of `m`) is a link's target: a group's slots
+    /// need not be asked one by one ([`Links::to`]).
+    pub(super) fn may_reach(&self, first: Index, m: u64) -> bool {
+        marked_among(&self.targets, first, m)
+    }
+
+    /// False if no link leaves a slot `first + b` (`b` a bit of `m`) ([`Links::from`]).
+    pub(super) fn may_leave(&self, first: Index, m: u64) -> bool {
+        marked_among(&self.origins, first, m)
     }
 
     /// The links out of slot `p`.
@@ -342,13 +367,22 @@ mod tests {
         assert_eq!(links.to(4096).collect::<Vec<_>>(), [all[5]]);
         assert_eq!(links.from(4095).collect::<Vec<_>>(), [all[5]]);
         assert_eq!(links.from(4096).collect::<Vec<_>>(), [all[4]]);
+        // A group's slots are asked one by one only where their 64 are marked: the
+        // marks of both 64s a mask starting mid-way reaches are read.
+        assert!(links.may_reach(0, 1 << 9) && links.may_reach(4032, 1 << 63));
+        assert!(links.may_reach(4090, 1 << 6) && links.may_reach(4090, 1 << 5));
+        assert!(!links.may_reach(64, !0) && !links.may_reach(4090, 0));
+        assert!(!links.may_reach(1 << 33, 0) && !links.may_reach(4160, !0));
+        assert!(links.may_leave(0, 1 << 2) && links.may_leave(far - 63, 1 << 63));
+        assert!(links.may_leave(4090, 1 << 6) && links.may_leave(4090, 1 << 5));
+        assert!(!links.may_leave(128, !0) && !links.may_leave(far + 57, !0));
         assert_eq!(links.deepest_extra_win(), Some(3));
         assert_eq!(links.extra_wins(3).collect::<Vec<_>>(), [2, 4095]);
         assert_eq!(links.extra_wins(1).collect::<Vec<_>>(), [4096]);
         assert_eq!(links.extra_wins(2).count(), 0);
         assert_eq!(links.extra_wins(4).count(), 0);
         let none = Links::none().unwrap();
-        assert!(none.is_empty());
+        assert!(none.is_empty() && !none.may_reach(0, !0) && !none.may_leave(0, !0));
         assert_eq!(none.deepest_extra_win(), None);
         assert_eq!(none.to(0).count() + none.from(0).count(), 0);
     }

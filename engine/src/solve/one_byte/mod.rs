@@ -404,7 +404,8 @@ fn solve_tier<P: Passes>(
                         }
                     });
                 }
-                for q in bits(mask).map(|b| first + b) {
+                let linked = st.links.may_reach(first, mask);
+                for q in bits(mask).map(|b| first + b).filter(|_| linked) {
                     for l in st.links.to(q) {
                         // Won once the extra moves lose too, at the later depth.
                         if let Value::Loss(e) = l.extra {
@@ -428,7 +429,8 @@ fn solve_tier<P: Passes>(
                 st.fin.set_mask(first as usize, mask);
                 st.passes
                     .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
-                for q in bits(mask).map(|b| first + b) {
+                let linked = st.links.may_reach(first, mask);
+                for q in bits(mask).map(|b| first + b).filter(|_| linked) {
                     for l in st.links.to(q) {
                         st.propose(l.from);
                     }

@@ -649,9 +649,10 @@ impl<P: Passes> State<'_, P> {
             .passes
             .group_refuted(first, m, |q, k| self.accepted(q, k, w));
         let mut any = false;
+        let linked = self.links.may_leave(first, left);
         for b in bits(left) {
             let p = first + b;
-            if !self.links.is_empty() && self.links.from(p).next().is_some() {
+            if linked && self.links.from(p).next().is_some() {
                 any |= self.check(p, w);
                 continue;
             }
