@@ -134,6 +134,14 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
     let cand_step = if group == 1 { 64 } else { group };
     // Groups a byte of `apart_groups` covers: as many as fit in 64 slots, a power of two.
     let band_shift = (64 / group).max(1).ilog2();
+    // A byte per 2^band_shift groups ([`State::apart_groups`], [`State::exit_bound`]).
+    let group_bytes = || {
+        let len = n.div_ceil(group << band_shift);
+        HugeArray::zeroed(len).map_err(|source| SolveError::Memory {
+            bytes: len as u64,
+            source,
+        })
+    };
     let packing = Packing::of(passes.metric());
     let mut st = State {
         passes: &passes,
@@ -167,18 +175,8 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         apart: (0..n.div_ceil(chunk))
             .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
             .collect(),
-        apart_groups: HugeArray::zeroed(n.div_ceil(group << band_shift)).map_err(|source| {
-            SolveError::Memory {
-                bytes: n.div_ceil(group << band_shift) as u64,
-                source,
-            }
-        })?,
-        exit_bound: HugeArray::zeroed(n.div_ceil(group << band_shift)).map_err(|source| {
-            SolveError::Memory {
-                bytes: n.div_ceil(group << band_shift) as u64,
-                source,
-            }
-        })?,
+        apart_groups: group_bytes()?,
+        exit_bound: group_bytes()?,
         band_shift,
         // Eight bands up to the deepest move out (past a record's range: all in one).
         band_plies: (passes.deepest_exit().min(MAX_LOSS_PLIES) + 2).div_ceil(8),
@@ -404,8 +402,12 @@ fn solve_tier<P: Passes>(
                         }
                     });
                 }
-                let linked = st.links.may_reach(first, mask);
-                for q in bits(mask).map(|b| first + b).filter(|_| linked) {
+                let linked = if st.links.may_reach(first, mask) {
+                    mask
+                } else {
+                    0
+                };
+                for q in bits(linked).map(|b| first + b) {
                     for l in st.links.to(q) {
                         // Won once the extra moves lose too, at the later depth.
                         if let Value::Loss(e) = l.extra {
@@ -429,8 +431,12 @@ fn solve_tier<P: Passes>(
                 st.fin.set_mask(first as usize, mask);
                 st.passes
                     .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
-                let linked = st.links.may_reach(first, mask);
-                for q in bits(mask).map(|b| first + b).filter(|_| linked) {
+                let linked = if st.links.may_reach(first, mask) {
+                    mask
+                } else {
+                    0
+                };
+                for q in bits(linked).map(|b| first + b) {
                     for l in st.links.to(q) {
                         st.propose(l.from);
                     }
