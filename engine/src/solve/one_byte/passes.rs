@@ -63,8 +63,10 @@ pub trait Passes: Sync {
     /// legality.
     fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool;
     /// The slowest win for the opponent, in plies, among the moves of slot `i` that leave
-    /// the table or its tier (0 if none; those into another tier read by `own`). Asked
-    /// once per lost position, whose every such move is a win for the opponent.
+    /// the table or its tier (0 if none; those into another tier read by `own`): what
+    /// [`Start::Open`]'s `slowest` gives. Asked at most once per lost position, whose
+    /// every such move is a win for the opponent, and not where the largest `slowest` of
+    /// its group shows that its moves inside decide the depth.
     fn slowest_exit(&self, i: Index, own: Own) -> u16;
     /// The code of the first move of legal slot `i`, in the game's move order, for which
     /// `wanted` holds ([`NO_MOVE`](crate::game::NO_MOVE) if none): the best move, once
