@@ -9,6 +9,7 @@
 //! grows without copying ([`GrowingMap`]) and sorted there: the start's chunks hold no list
 //! of their own beside it.
 
+use super::bits;
 use super::passes::Link;
 use crate::game::{Index, SolveError, Value};
 use crate::huge::GrowingMap;
@@ -238,6 +239,13 @@ impl Links {
         marked_among(&self.targets, first, m)
     }
 
+    /// The links into the slots `first + b`, `b` a bit of `m`, slot by slot where
+    /// [`Links::may_reach`] says there may be any.
+    pub(super) fn to_slots(&self, first: Index, m: u64) -> impl Iterator<Item = Link> + '_ {
+        let m = if self.may_reach(first, m) { m } else { 0 };
+        bits(m).flat_map(move |b| self.to(first + b))
+    }
+
     /// False if no link leaves a slot `first + b` (`b` a bit of `m`) ([`Links::from`]).
     pub(super) fn may_leave(&self, first: Index, m: u64) -> bool {
         marked_among(&self.origins, first, m)
@@ -376,6 +384,10 @@ mod tests {
         assert!(links.may_leave(0, 1 << 2) && links.may_leave(far - 63, 1 << 63));
         assert!(links.may_leave(4090, 1 << 6) && links.may_leave(4090, 1 << 5));
         assert!(!links.may_leave(128, !0) && !links.may_leave(far + 57, !0));
+        let into = |first, m| links.to_slots(first, m).collect::<Vec<_>>();
+        assert_eq!(into(0, 1 << 9 | 1 << 4 | 1 << 2), [all[3], all[0], all[2]]);
+        assert_eq!(into(4090, 1 << 5 | 1 << 6), [all[4], all[5]]);
+        assert_eq!(into(64, !0), []);
         assert_eq!(links.deepest_extra_win(), Some(3));
         assert_eq!(links.extra_wins(3).collect::<Vec<_>>(), [2, 4095]);
         assert_eq!(links.extra_wins(1).collect::<Vec<_>>(), [4096]);

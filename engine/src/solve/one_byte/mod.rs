@@ -402,20 +402,13 @@ fn solve_tier<P: Passes>(
                         }
                     });
                 }
-                let linked = if st.links.may_reach(first, mask) {
-                    mask
-                } else {
-                    0
-                };
-                for q in bits(linked).map(|b| first + b) {
-                    for l in st.links.to(q) {
-                        // Won once the extra moves lose too, at the later depth.
-                        if let Value::Loss(e) = l.extra {
-                            let w = d.max(e) + 1;
-                            if st.try_win(l.from, w, w > d + 1) {
-                                any = true;
-                                st.note_apart(l.from, Value::Win(w));
-                            }
+                for l in st.links.to_slots(first, mask) {
+                    // Won once the extra moves lose too, at the later depth.
+                    if let Value::Loss(e) = l.extra {
+                        let w = d.max(e) + 1;
+                        if st.try_win(l.from, w, w > d + 1) {
+                            any = true;
+                            st.note_apart(l.from, Value::Win(w));
                         }
                     }
                 }
@@ -431,15 +424,8 @@ fn solve_tier<P: Passes>(
                 st.fin.set_mask(first as usize, mask);
                 st.passes
                     .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
-                let linked = if st.links.may_reach(first, mask) {
-                    mask
-                } else {
-                    0
-                };
-                for q in bits(linked).map(|b| first + b) {
-                    for l in st.links.to(q) {
-                        st.propose(l.from);
-                    }
+                for l in st.links.to_slots(first, mask) {
+                    st.propose(l.from);
                 }
                 true
             });

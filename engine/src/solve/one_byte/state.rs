@@ -53,6 +53,20 @@ impl Bits {
             self.0[w + 1].fetch_or(m >> (64 - o), Relaxed);
         }
     }
+    /// Set the bit of every `unit` slots holding a slot `q + b`, `b` a bit of `m`
+    /// (`m` not 0), each read before it is written: the words' cache lines stay shared
+    /// between threads, most bits being set already.
+    pub(super) fn note_units(&self, q: Index, m: u64, unit: usize) {
+        let (lo, hi) = (
+            q as usize + m.trailing_zeros() as usize,
+            q as usize + 63 - m.leading_zeros() as usize,
+        );
+        for k in lo / unit..=hi / unit {
+            if !self.get(k) {
+                self.set(k);
+            }
+        }
+    }
     /// Clear the bits `m` of slots `first..first + 64`, returning which of them were set.
     pub(super) fn take_mask(&self, first: usize, m: u64) -> u64 {
         if self.mask(first) & m == 0 {
@@ -137,8 +151,9 @@ pub(super) struct State<'a, P> {
     /// Per byte of [`State::apart_groups`] (as many groups, at most 64 slots): the
     /// slowest win for the opponent through a move out of the table among its slots that
     /// may yet be lost ([`Start::Open`](super::Start::Open)'s `slowest`; 255 for that
-    /// many plies or more, which bounds nothing). A loss found at a depth past it is lost one ply later, and its slowest
-    /// move out ([`Passes::slowest_exit`]), reading sub-tables at random, is not asked.
+    /// many plies or more, which bounds nothing). A loss found at a depth past it is lost
+    /// one ply later, and its slowest move out ([`Passes::slowest_exit`]), reading
+    /// sub-tables at random, is not asked.
     pub(super) exit_bound: HugeArray<AtomicU8>,
     /// Plies a band of [`State::apart_groups`] covers: the values stored apart are mostly
     /// those of moves out of the table, up to [`Passes::deepest_exit`] plies.
@@ -202,16 +217,12 @@ impl<P: Passes> State<'_, P> {
     /// ([`State::won_groups`], [`State::lost_groups`]). `q` may be any slot (a move that
     /// turns the board names its slots one by one).
     pub(super) fn note_groups(&self, groups: &Bits, q: Index, m: u64) {
-        let g = self.group as Index;
-        let (lo, hi) = (
-            q + m.trailing_zeros() as Index,
-            q + 63 - m.leading_zeros() as Index,
-        );
-        for k in lo / g..=hi / g {
-            if !groups.get(k as usize) {
-                groups.set(k as usize);
-            }
-        }
+        groups.note_units(q, m, self.group);
+    }
+
+    /// The byte of slot `i`'s group in [`State::apart_groups`] and [`State::exit_bound`].
+    fn group_byte(&self, i: Index) -> usize {
+        (i as usize / self.group) >> self.band_shift
     }
 
     /// Slot `i` just took `v` apart from the passes that note their groups: it is to be
@@ -219,7 +230,7 @@ impl<P: Passes> State<'_, P> {
     pub(super) fn note_apart(&self, i: Index, v: Value) {
         if self.packing.fits(v) {
             note_byte(&self.apart[i as usize / self.chunk], self.packing.pack(v));
-            let (band, k) = (self.band(v), (i as usize / self.group) >> self.band_shift);
+            let (band, k) = (self.band(v), self.group_byte(i));
             // Read before writing: the start notes most slots' groups again and again.
             if self.apart_groups[k].load(Relaxed) & band == 0 {
                 self.apart_groups[k].fetch_or(band, Relaxed);
@@ -250,7 +261,7 @@ impl<P: Passes> State<'_, P> {
     /// The slots of the group at `first` that may yet be lost have no move out of the
     /// table slower than `slowest` plies ([`State::exit_bound`]).
     pub(super) fn note_exit_bound(&self, first: Index, slowest: u16) {
-        let k = (first as usize / self.group) >> self.band_shift;
+        let k = self.group_byte(first);
         let b = slowest.min(255) as u8;
         if self.exit_bound[k].load(Relaxed) < b {
             self.exit_bound[k].fetch_max(b, Relaxed);
@@ -261,7 +272,7 @@ impl<P: Passes> State<'_, P> {
     /// it may be slower than its moves inside, the slowest of which the opponent wins in
     /// `inside` plies; else 0.
     fn exit_past(&self, p: Index, inside: u16) -> u16 {
-        let bound = self.exit_bound[(p as usize / self.group) >> self.band_shift].load(Relaxed);
+        let bound = self.exit_bound[self.group_byte(p)].load(Relaxed);
         // 255: that slow or slower, the exact figure not kept.
         if inside >= self.deepest_exit || bound < u8::MAX && inside >= u16::from(bound) {
             0
@@ -366,7 +377,7 @@ impl<P: Passes> State<'_, P> {
             None => self.value.swap(p as usize, UNKNOWN, self.cand_byte),
         };
         if marked {
-            self.note_proposed(p as usize, p as usize);
+            self.proposed.note_units(p, 1, self.cand_step);
         }
     }
 
@@ -391,16 +402,6 @@ impl<P: Passes> State<'_, P> {
                     self.value.set_where_shared(first, m, UNKNOWN);
                 }
                 m
-            }
-        }
-    }
-
-    /// Slots `lo..=hi` (at most 64) may have candidates ([`State::proposed`]).
-    fn note_proposed(&self, lo: usize, hi: usize) {
-        for k in lo / self.cand_step..=hi / self.cand_step {
-            // Read before writing: the word's cache line stays shared between threads.
-            if !self.proposed.get(k) {
-                self.proposed.set(k);
             }
         }
     }
@@ -605,10 +606,7 @@ impl<P: Passes> State<'_, P> {
             }
         }
         if m != 0 {
-            self.note_proposed(
-                first as usize + m.trailing_zeros() as usize,
-                first as usize + 63 - m.leading_zeros() as usize,
-            );
+            self.proposed.note_units(first, m, self.cand_step);
         }
     }
 
