@@ -127,11 +127,16 @@ pub(super) async fn wait_js(c: &Client, expr: &str, what: &str) -> Json {
             return v;
         }
         if start.elapsed() > Duration::from_secs(15) {
-            let errors = c
-                .execute("return JSON.stringify(window.__errors || [])", vec![])
+            // What the page shows, to tell a slow answer from a refused one.
+            let page = c
+                .execute(
+                    "return JSON.stringify({errors: window.__errors || [], at: location.href, \
+                     view: (document.getElementById('view') || document.body).innerText.slice(0, 400)})",
+                    vec![],
+                )
                 .await
                 .unwrap_or(Json::Null);
-            panic!("timed out waiting for {what} (`{expr}`); page errors: {errors}");
+            panic!("timed out waiting for {what} (`{expr}`); the page: {page}");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

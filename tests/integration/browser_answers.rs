@@ -18,27 +18,21 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value as Json};
 
 use super::browser::{drag, kbnk_shows, spawn_server, wait_js};
-use super::common::{chess_all4, retro, stdout};
+use super::common::{chess_all4, link_shared, retro, stdout};
 use super::lichess_api::get_from;
 use retro::serve::AppState;
 
 /// The DTM tables of every 4-piece material and the DTZ tables `chess_dtz` makes, in one
-/// folder (hard links, or copies across file systems).
+/// folder (linked).
 fn tables() -> tempfile::TempDir {
     let dir = super::common::fixture_dir();
-    let link = |from: &Path| {
-        let to = dir.path().join(from.file_name().unwrap());
-        if std::fs::hard_link(from, &to).is_err() {
-            std::fs::copy(from, &to).unwrap();
-        }
-    };
     for e in std::fs::read_dir(chess_all4()).unwrap() {
-        link(&e.unwrap().path());
+        link_shared(&e.unwrap().path(), dir.path());
     }
     for e in std::fs::read_dir(super::chess_dtz::dir()).unwrap() {
         let p = e.unwrap().path();
         if p.to_str().unwrap().ends_with(".dtz.rtb") {
-            link(&p);
+            link_shared(&p, dir.path());
         }
     }
     dir

@@ -1,6 +1,7 @@
 //! Fixtures shared by every test module: the KBNK solution and a tables folder holding
 //! `kbnk.rtb` and `mnk-3x3-3.rtb`, each made once per test run. Tests only read them;
-//! a test that damages or replaces a table copies it into its own folder first.
+//! a test that damages or replaces a table copies it into its own folder first, and a
+//! folder that gathers shared tables links to them with [`link_shared`].
 
 use retro::solve::Solve;
 use std::ffi::OsStr;
@@ -43,6 +44,15 @@ pub fn fixture_dir() -> tempfile::TempDir {
         root
     });
     tempfile::tempdir_in(root).expect("temp dir")
+}
+
+/// Put the shared table file `from` into folder `dir` under its own name: a symbolic link.
+/// Never a hard link: a new link to a file changes its change time (ctime), and a server
+/// holding the file open then takes its bytes as changed and stops answering from them
+/// (`Stamp`), which failed the tests serving the shared set while another test gathered it.
+pub fn link_shared(from: &Path, dir: &Path) {
+    let from = from.canonicalize().expect("a shared table");
+    std::os::unix::fs::symlink(&from, dir.join(from.file_name().unwrap())).expect("a link");
 }
 
 /// Remove the fixture folders in `tmp` of the test runs whose process is not `alive`.

@@ -37,10 +37,7 @@ pub(super) fn compressed_dir() -> &'static Path {
         all.par_iter().for_each(|m| {
             let dense = chess_all4().join(format!("{m}.rtb"));
             if !targets.contains(m) {
-                let link = dir.path().join(format!("{m}.rtb"));
-                std::fs::hard_link(&dense, &link)
-                    .or_else(|_| std::fs::copy(&dense, &link).map(|_| ()))
-                    .unwrap();
+                super::common::link_shared(&dense, dir.path());
                 return;
             }
             let table = Table::open(&dense).unwrap();
