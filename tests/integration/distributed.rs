@@ -291,6 +291,28 @@ fn plan_lists_every_table_with_its_real_size() {
         // At least the one-byte solver's byte a slot.
         assert!(t["memory_bytes"].as_u64().unwrap() > slots, "{name}");
     }
+    // The totals are the tables' own: sums, the largest memory, and the core seconds
+    // spread over the cores.
+    let sum = |k: &str| tables.iter().map(|t| t[k].as_f64().unwrap()).sum::<f64>();
+    let total = &v["total"];
+    assert_eq!(total["tables"], 35);
+    assert_eq!(total["positions"].as_f64(), Some(sum("positions")));
+    assert_eq!(total["dense_file_bytes"].as_f64(), Some(sum("file_bytes")));
+    let most = tables
+        .iter()
+        .map(|t| t["memory_bytes"].as_u64().unwrap())
+        .max();
+    assert_eq!(total["memory_bytes"].as_u64(), most);
+    let core = total["core_seconds"].as_f64().unwrap();
+    assert!(
+        core > 0.0 && (core - sum("core_seconds")).abs() <= 0.5,
+        "{total}"
+    );
+    let cores = total["cores"].as_f64().unwrap();
+    assert!(
+        (total["wall_seconds"].as_f64().unwrap() - core / cores).abs() <= 1.0,
+        "{total}"
+    );
     let o = retro(&["plan", "chess", "KQvKR", "--all", "4"]);
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
 }

@@ -21,10 +21,14 @@ use crate::table::compressed::{self, Compressed, Sides};
 use crate::table::{Table, TableError, EXTENSION};
 
 /// What making one table takes, said before a solve that may run for half an hour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cost {
     /// Index slots, both sides to move.
     pub positions: u64,
+    /// Core seconds the table takes (the wall time on N cores times N), as the game
+    /// estimates them from a machine it was measured on: the run's estimate of the time
+    /// left weighs the tables by it, scaled by how long the tables made so far took.
+    pub core_seconds: f64,
     /// Peak memory of the solve, sub-tables mapped included.
     pub memory_bytes: u64,
     /// Size of the dense file.
@@ -87,8 +91,8 @@ pub struct Compress {
     pub found_too: bool,
 }
 
-/// The time a run has taken so far, and the time it should still take, from the positions
-/// made so far and those left.
+/// The time a run has taken so far, and the time it should still take, from the
+/// estimated core seconds of the tables made so far and of those left ([`Cost::core_seconds`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
     pub elapsed: f64,
@@ -228,16 +232,17 @@ pub fn make(
     let total = set.len();
     let readers = set.last_readers();
     let start = Instant::now();
-    let positions: Vec<u64> = (0..total)
-        .map(|i| set.cost(i).map_or(0, |c| c.positions))
+    let work: Vec<f64> = (0..total)
+        .map(|i| set.cost(i).map_or(0.0, |c| c.core_seconds))
         .collect();
     let to_make: Vec<bool> = (0..total).map(|i| set.to_make(i, dir)).collect();
-    // Positions of the tables to make, for the estimate of the time left.
-    let mut left: u64 = (0..total)
-        .filter(|&i| to_make[i])
-        .map(|i| positions[i])
-        .sum();
-    let (mut made, mut found, mut done) = (0, 0, 0u64);
+    // The estimated work of the tables to make, for the estimate of the time left.
+    let mut left: f64 = (0..total).filter(|&i| to_make[i]).map(|i| work[i]).sum();
+    let (mut made, mut found, mut done) = (0, 0, 0.0);
+    let cores = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1) as f64;
     for i in 0..total {
         let name = set.name(i);
         // A run killed while it wrote this table, or compressed or trimmed it, left its
@@ -245,7 +250,7 @@ pub fn make(
         for path in crate::table::writer::remove_stale_temps(dir, &name)? {
             say(report, Event::Removed { path: &path })?;
         }
-        let now = clock(start, done, left);
+        let now = clock(start, done, left, cores);
         let making = to_make[i] && set.to_make(i, dir);
         if making {
             let cost = set.cost(i);
@@ -268,8 +273,8 @@ pub fn make(
             });
             make_one(&*plugin, dir, opts.threads, form, report)?;
             made += 1;
-            done += positions[i];
-            left -= positions[i];
+            done += work[i];
+            left = (left - work[i]).max(0.0);
         } else {
             say(
                 report,
@@ -305,7 +310,7 @@ pub fn make(
             total,
             name: &name,
             made: making,
-            clock: clock(start, done, left),
+            clock: clock(start, done, left, cores),
         };
         say(report, e)?;
     }
@@ -316,11 +321,31 @@ pub fn make(
     })
 }
 
-/// The run's clock, `done` positions made since `start` and `left` to make.
-fn clock(start: Instant, done: u64, left: u64) -> Clock {
+/// The run's clock: `done` core seconds of estimated work made since `start`, `left` to
+/// make, on `cores`.
+fn clock(start: Instant, done: f64, left: f64, cores: f64) -> Clock {
     let elapsed = start.elapsed().as_secs_f64();
-    let left = (done > 0).then(|| elapsed / done as f64 * left as f64);
-    Clock { elapsed, left }
+    Clock {
+        elapsed,
+        left: time_left(elapsed, done, left, cores),
+    }
+}
+
+/// Estimated work (core seconds, [`Cost::core_seconds`]) after which the run's own pace
+/// counts as much as the estimate's: small tables take longer than their size says, so
+/// the pace of the first tables alone would promise hours for a minute's run.
+const PACE_AFTER: f64 = 120.0;
+
+/// The wall time `left` estimated core seconds should take, `done` having taken `elapsed`:
+/// the estimate's own pace (the work spread over `cores`) at first, the run's as it goes.
+/// `None` if the game gave no estimate.
+fn time_left(elapsed: f64, done: f64, left: f64, cores: f64) -> Option<f64> {
+    if done + left <= 0.0 {
+        return None;
+    }
+    let estimated = 1.0 / cores;
+    let pace = (elapsed + PACE_AFTER * estimated) / (done + PACE_AFTER);
+    Some(left * pace)
 }
 
 /// Tell `report` of `e`.
@@ -501,6 +526,21 @@ mod tests {
             }
             Ok(())
         }
+    }
+
+    #[test]
+    fn the_time_left_starts_from_the_estimate_and_follows_the_runs_pace() {
+        // Nothing made yet: 3,600 core seconds on 2 cores.
+        assert_eq!(time_left(0.0, 0.0, 3600.0, 2.0), Some(1800.0));
+        // Small tables first, ten times slower than estimated: a run that has done little
+        // work hardly moves the estimate...
+        let early = time_left(10.0, 2.0, 3598.0, 2.0).unwrap();
+        assert!((1800.0..2100.0).contains(&early), "{early}");
+        // ...one that has done much follows its own pace (here 1.5 s a core second).
+        let late = time_left(15_000.0, 10_000.0, 1000.0, 2.0).unwrap();
+        assert!((late - 1500.0).abs() < 20.0, "{late}");
+        // No estimate from the game: none given.
+        assert_eq!(time_left(5.0, 0.0, 0.0, 2.0), None);
     }
 
     #[test]

@@ -148,8 +148,26 @@ const BARE_KING_BYTES_PER_SLOT: f64 = 12.0;
 /// The process itself (code, thread stacks, small tables): 5 MiB measured, with margin.
 const BASE_BYTES: u64 = 16 << 20;
 
+/// Core nanoseconds a slot of a table made the way `retro generate chess --all 5 --metric
+/// both --compress` makes it (solved, compressed straight from the solve, and later given
+/// its final form): the wall time on the 2-core machine of `docs/five-piece-set.md` times
+/// its 2 cores, the moments a core waits included; by kind of table and metric (DTM, DTZ).
+/// Measured over the whole 5-piece set's run (2026-12-01, 6,228 s): the tables of each
+/// kind, by the wall time between the starts of consecutive tables (which includes the
+/// final forms of older tables made meanwhile). Single tables of a kind differ from it by
+/// up to five times either way: KBPvKB's DTM took 24 s for its 805 M slots (0.48x), KRPvKP's
+/// about 3 minutes for 604 M (4.7x).
+const CORE_NS_PER_SLOT: [[f64; 2]; 3] = [
+    // Up to 4 pieces: small tables, where the fixed costs of a table count.
+    [82.0, 82.0],
+    // Without pawns.
+    [75.0, 67.0],
+    // With pawns.
+    [126.0, 146.0],
+];
+
 /// What generating one table takes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// Index slots, both sides to move (unused and illegal slots included: the solver
     /// and the file hold them all).
@@ -161,6 +179,10 @@ pub struct Estimate {
     /// already present: the solver's arrays plus the sub-table files it maps, all of
     /// which a solve reads.
     pub memory_bytes: u64,
+    /// Core seconds (the wall time on N cores times N), estimated from like tables made
+    /// on a 2-core machine (`CORE_NS_PER_SLOT`): right for a whole set, a guide to the
+    /// order of the time for one table (up to five times off either way).
+    pub core_seconds: f64,
 }
 
 /// The cost of generating `m`'s table (stored colouring) holding `metric`.
@@ -176,10 +198,17 @@ pub fn estimate(m: &Material, metric: retro_engine::table::Metric) -> Estimate {
     } else {
         DTZ_BYTES_PER_SLOT[m.has_pawns() as usize]
     };
+    let kind = if m.count() <= 4 {
+        0
+    } else {
+        1 + m.has_pawns() as usize
+    };
+    let ns = CORE_NS_PER_SLOT[kind][(metric != retro_engine::table::Metric::Dtm) as usize];
     Estimate {
         positions,
         file_bytes: file_bytes(&m, 0),
         memory_bytes: BASE_BYTES + (positions as f64 * per_slot) as u64 + subs,
+        core_seconds: positions as f64 * ns * 1e-9,
     }
 }
 
@@ -204,7 +233,7 @@ fn file_bytes(m: &Material, histogram: usize) -> u64 {
 }
 
 /// One table of a plan: what it reads and what it costs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Task {
     /// The material, stored colouring (`KQvKR`): the argument of `retro generate chess`.
     pub name: String,

@@ -137,6 +137,7 @@ impl TableSet for Set {
             positions: e.positions,
             memory_bytes: e.memory_bytes,
             file_bytes: e.file_bytes,
+            core_seconds: e.core_seconds,
         })
     }
 
