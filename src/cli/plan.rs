@@ -86,6 +86,7 @@ pub fn run(a: &PlanArgs) -> Result<bool> {
     let targets = targets(&a.materials, a.all)?;
     let tasks = plan::tasks(&targets, a.metric.metrics());
     let core_seconds: f64 = tasks.iter().map(|t| t.estimate.core_seconds).sum();
+    let cores = rayon::current_num_threads();
     let doc = serde_json::json!({
         "game": "chess",
         "targets": targets.iter().map(|m| m.canonical().0.to_string()).collect::<Vec<_>>(),
@@ -98,8 +99,8 @@ pub fn run(a: &PlanArgs) -> Result<bool> {
             "dense_file_bytes": tasks.iter().map(|t| t.estimate.file_bytes).sum::<u64>(),
             "memory_bytes": tasks.iter().map(|t| t.estimate.memory_bytes).max().unwrap_or(0),
             "core_seconds": core_seconds.round(),
-            "cores": rayon::current_num_threads(),
-            "wall_seconds": (core_seconds / rayon::current_num_threads() as f64).round(),
+            "cores": cores,
+            "wall_seconds": (core_seconds / cores as f64).round(),
         },
     });
     outln!("{}", serde_json::to_string_pretty(&doc)?)?;

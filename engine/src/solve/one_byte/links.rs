@@ -9,8 +9,8 @@
 //! grows without copying ([`GrowingMap`]) and sorted there: the start's chunks hold no list
 //! of their own beside it.
 
-use super::bits;
 use super::passes::Link;
+use super::{bits, mask_span};
 use crate::game::{Index, SolveError, Value};
 use crate::huge::GrowingMap;
 
@@ -150,11 +150,8 @@ fn marked_among(marks: &[u64], first: Index, m: u64) -> bool {
     if m == 0 {
         return false;
     }
-    let (lo, hi) = (
-        first + m.trailing_zeros() as Index,
-        first + 63 - m.leading_zeros() as Index,
-    );
-    (lo >> 6..=hi >> 6).any(|k| marked(marks, k << 6))
+    let span = mask_span(first, m);
+    (span.start() >> 6..=span.end() >> 6).any(|k| marked(marks, k << 6))
 }
 
 /// The range of `in_word` (the entries of slot `q`'s word of slots) whose slot `at` gives

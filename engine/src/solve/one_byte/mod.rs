@@ -99,6 +99,11 @@ pub use check::{check_group_passes, check_passes};
 pub use passes::{bits, first_slots, start_from, GamePasses, Link, Own, Passes, Start, Values};
 pub use solved::Solved;
 
+/// The first and the last slot of the mask `m` (not 0) of slots `first + b`.
+fn mask_span(first: Index, m: u64) -> std::ops::RangeInclusive<Index> {
+    first + m.trailing_zeros() as Index..=first + 63 - m.leading_zeros() as Index
+}
+
 /// Marks a slot not yet solved. Every byte is a value, so the draw byte serves: what is
 /// never reached ends a draw, and terminal draws are nobody's predecessor (they have no
 /// moves), so no pass ever looks at them.

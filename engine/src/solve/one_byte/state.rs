@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::deep::Deep;
 use super::links::Links;
 use super::packing::Packing;
-use super::{bits, first_slots, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
+use super::{bits, first_slots, mask_span, Passes, SolveError, ILLEGAL, KEEP, UNKNOWN};
 use crate::game::{Index, Value};
 use crate::table::metric::DTZ_MAX_PLIES;
 
@@ -57,11 +57,9 @@ impl Bits {
     /// (`m` not 0), each read before it is written: the words' cache lines stay shared
     /// between threads, most bits being set already.
     pub(super) fn note_units(&self, q: Index, m: u64, unit: usize) {
-        let (lo, hi) = (
-            q as usize + m.trailing_zeros() as usize,
-            q as usize + 63 - m.leading_zeros() as usize,
-        );
-        for k in lo / unit..=hi / unit {
+        let span = mask_span(q, m);
+        let unit = unit as Index;
+        for k in (span.start() / unit..=span.end() / unit).map(|k| k as usize) {
             if !self.get(k) {
                 self.set(k);
             }
