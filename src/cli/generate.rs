@@ -104,15 +104,20 @@ impl Talk {
 
 /// What `generate` says of a run, as `--quiet` and `--verbose` ask: progress and notes on
 /// stderr, each table's summary on stdout.
-struct Say(Talk);
+struct Say {
+    talk: Talk,
+    /// The tables go straight to their compressed form: no dense file is written, so the
+    /// line of a table about to be made names none.
+    compressed: bool,
+}
 
 impl Report for Say {
     fn bar(&self) -> Option<Bar> {
-        (self.0 != Talk::Quiet).then(Bar::new)
+        (self.talk != Talk::Quiet).then(Bar::new)
     }
 
     fn event(&mut self, e: Event<'_>) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        if self.0 == Talk::Quiet {
+        if self.talk == Talk::Quiet {
             return Ok(());
         }
         match e {
@@ -132,12 +137,18 @@ impl Report for Say {
                 cost,
                 clock,
             } => match cost {
-                Some(c) => eprintln!(
-                    "[{i}/{total}] {name}: {} positions, about {} of memory, a {} file ({clock})",
-                    c.positions,
-                    retro::memory::Bytes(c.memory_bytes),
-                    retro::memory::Bytes(c.file_bytes)
-                ),
+                Some(c) => {
+                    let file = if self.compressed {
+                        "written compressed".to_string()
+                    } else {
+                        format!("a {} file", retro::memory::Bytes(c.file_bytes))
+                    };
+                    eprintln!(
+                        "[{i}/{total}] {name}: {} positions, about {} of memory, {file} ({clock})",
+                        c.positions,
+                        retro::memory::Bytes(c.memory_bytes),
+                    )
+                }
                 None => eprintln!("[{i}/{total}] {name} ({clock})"),
             },
             Event::Generating { plugin } => {
@@ -147,7 +158,7 @@ impl Report for Say {
                 "removed {}, left by an interrupted run of this table",
                 path.display()
             ),
-            Event::Generated { plugin, done } => summarize(plugin, done, self.0)?,
+            Event::Generated { plugin, done } => summarize(plugin, done, self.talk)?,
             Event::Compressed {
                 from,
                 compressed,
@@ -242,7 +253,17 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
     let name = table_name(&a)?;
     let talk = Talk::of(&a);
     let plugin = retro::GAMES.plugin_in(&name, &a.out)?;
-    let dense = set::make_one(&*plugin, &a.out, a.threads, None, &mut Say(talk))?.path;
+    let dense = set::make_one(
+        &*plugin,
+        &a.out,
+        a.threads,
+        None,
+        &mut Say {
+            talk,
+            compressed: false,
+        },
+    )?
+    .path;
     if a.compress {
         cli::compress::compress_one(&dense, a.threads, None, a.level, talk != Talk::Quiet)?;
         if !a.keep_dense {
@@ -302,7 +323,7 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         memory: memory.map(|(n, _)| n),
     };
     let talk = Talk::of(a);
-    let done = set::make(&mut set, &a.out, &opts, &mut Say(talk))?;
+    let done = set::make(&mut set, &a.out, &opts, &mut Say { talk, compressed })?;
     if talk != Talk::Quiet {
         eprintln!(
             "chess: {} tables generated, {} already present, in {:.1} s",

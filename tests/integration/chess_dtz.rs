@@ -211,6 +211,13 @@ fn dtz_tables_are_the_same_whatever_the_thread_count_and_verify() {
         c.path().to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", output_text(&o));
+    // Its progress names no dense file, since none is written.
+    let text = output_text(&o);
+    assert!(
+        text.contains("] KPvK.dtz: ") && text.contains(" of memory, written compressed ("),
+        "{text}"
+    );
+    assert!(!text.contains(" file ("), "{text}");
     let mut files: Vec<String> = std::fs::read_dir(c.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
