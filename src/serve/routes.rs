@@ -53,8 +53,8 @@ async fn stats(
     unchanged(served)?;
     let body = match served.stats.get().cloned() {
         Some(b) => b,
-        // The first request scans every record (a second for the largest tables): on a
-        // blocking thread, not on the workers answering other requests.
+        // The first request reads the whole file for its checksums (a second or two for
+        // the largest tables): on a blocking thread, not on the workers answering others.
         None => {
             let now = now.clone();
             tokio::task::spawn_blocking(move || make_stats(&now.tables, &name))
@@ -81,6 +81,8 @@ fn served<'a>(tables: &'a Snapshot, name: &str) -> Result<&'a Served, ApiError> 
 /// Make (once) and return the statistics JSON of table `name`.
 fn make_stats(tables: &Snapshot, name: &str) -> Result<axum::body::Bytes, ApiError> {
     let served = served(tables, name)?;
+    // One at a time per table: the others wait, then take what it made.
+    let _making = (served.making_stats.lock()).unwrap_or_else(|e| e.into_inner());
     if let Some(b) = served.stats.get() {
         return Ok(b.clone());
     }

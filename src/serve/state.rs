@@ -27,8 +27,10 @@ pub struct Served {
     pub table: Arc<Table>,
     /// The name `GET /tables/<file>` serves it under, if its file is inside the folder.
     pub file: Option<String>,
-    /// `GET /api/tables/<name>/stats.json`, made on first request (it scans every record).
+    /// `GET /api/tables/<name>/stats.json`, made on first request (it reads every record).
     pub stats: std::sync::OnceLock<axum::body::Bytes>,
+    /// Held while the statistics are made: many requests for them at once make them once.
+    pub making_stats: std::sync::Mutex<()>,
 }
 
 /// The tables served at one moment, and what is derived from them.
@@ -231,6 +233,7 @@ impl Snapshot {
                     table,
                     file,
                     stats: std::sync::OnceLock::new(),
+                    making_stats: std::sync::Mutex::new(()),
                 },
             );
             infos.push(info);

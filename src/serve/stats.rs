@@ -1,7 +1,9 @@
 //! `GET /api/tables/<name>/stats.json`: a table's statistics page, as syzygy-tables.info
 //! shows one: the per-distance histogram of each section (from the header), the longest
-//! positions (found by scanning the records, decoded by the plug-in), and the checksums
-//! (recomputed from the payload, so the page says whether the served bytes are intact).
+//! positions (decoded by the plug-in: a compressed table notes their slots, a dense one's
+//! records are read until they are found), and the checksums (recomputed from the
+//! payload, so the page says whether the served bytes are intact). Every file is read a
+//! part at a time: a 5-piece section whole would be 1.6 GB of the server's memory.
 
 use serde::Serialize;
 
@@ -66,40 +68,25 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
     let metric = table.metric();
     let mut first = 0u64;
     let mut sections = Vec::new();
-    // A compressed table's records are made from its values here: its blocks' own
-    // checksums say whether the served bytes are intact.
-    let bad_blocks = match table.is_compressed().then(|| table.checksum_status()) {
-        Some(crate::table::reader::ChecksumStatus::Mismatch(bad)) => Some(bad),
-        Some(_) => Some(Vec::new()),
-        None => None,
+    // The sections whose payload no longer hashes as written (a compressed table: by its
+    // blocks' checksums), each file read a part at a time.
+    let bad = match table.checksum_status() {
+        crate::table::reader::ChecksumStatus::Mismatch(bad) => bad,
+        _ => Vec::new(),
     };
-    let stored = table.sections_stored();
-    for ((info, stats), stored) in header.sections.iter().zip(counts).zip(stored) {
-        // `None` if the records cannot be read (a large file cut since it was opened). A
-        // section a compressed table drops is not scanned (each of its values is a search):
-        // the table notes the first slots of its longest value.
-        let records = if stored {
-            table.section_records(info).ok()
-        } else {
-            None
-        };
-        let in_section = first..first + info.records;
-        let noted: Vec<u64> = (table.noted_slots().iter())
-            .filter(|i| in_section.contains(i))
-            .copied()
-            .collect();
+    for (info, stats) in header.sections.iter().zip(counts) {
         let longest_positions =
             crate::summary::longest(&info.histogram, metric).map(|(value, plies)| {
-                let positions = match &records {
-                    Some(r) => (r.chunks_exact(2).enumerate())
-                        .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
-                        .filter_map(|(i, _)| plugin.position_at(first + i as u64))
+                let at = |i: u64| plugin.position_at(i);
+                let positions = match table.section_noted(info) {
+                    // A compressed table notes them: no section is decoded, and none of
+                    // a dropped section searched slot by slot.
+                    Some(noted) => noted
+                        .iter()
+                        .filter_map(|&i| at(i))
                         .take(LONGEST_SHOWN)
                         .collect(),
-                    None => (noted.iter())
-                        .filter_map(|&i| plugin.position_at(i))
-                        .take(LONGEST_SHOWN)
-                        .collect(),
+                    None => longest_in(table, info, first, value, &at),
                 };
                 Longest {
                     category: if matches!(value, Value::Win(_)) {
@@ -115,15 +102,9 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
             });
         sections.push(SectionReport {
             checksum: format!("{:016x}", info.checksum),
-            checksum_ok: match &bad_blocks {
-                Some(bad) => {
-                    (records.is_some() || !stored)
-                        && !bad
-                            .iter()
-                            .any(|b| b.starts_with(&format!("{} (", info.name)))
-                }
-                None => records.is_some_and(|r| crate::table::checksum(&r) == info.checksum),
-            },
+            checksum_ok: !bad
+                .iter()
+                .any(|b| b == &info.name || b.starts_with(&format!("{} (", info.name))),
             longest_positions,
             stats,
         });
@@ -138,6 +119,32 @@ pub fn table_stats(name: &str, served: &Served) -> TableStats {
         bytes: table.file_len(),
         sections,
     }
+}
+
+/// The first [`LONGEST_SHOWN`] positions of section `info` (its first slot `first`) whose
+/// value is `value`, the records read a part at a time. A part that cannot be read (a
+/// file cut since it was opened) ends the list: the checksum says the rest.
+fn longest_in(
+    table: &crate::table::Table,
+    info: &crate::table::SectionInfo,
+    first: u64,
+    value: Value,
+    at: &dyn Fn(u64) -> Option<String>,
+) -> Vec<String> {
+    let metric = table.metric();
+    let mut found = Vec::new();
+    let _ = table.scan_section_records(info, |start, records| {
+        let hits = (records.chunks_exact(2).enumerate())
+            .filter(|(_, r)| metric.value([r[0], r[1]]) == value)
+            .filter_map(|(i, _)| at(first + start + i as u64));
+        found.extend(hits.take(LONGEST_SHOWN - found.len()));
+        if found.len() == LONGEST_SHOWN {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    found
 }
 
 #[cfg(test)]

@@ -350,6 +350,29 @@ fn a_version_3_file_is_still_read() {
     let old = open_in(dir.path(), "KQvKR");
     let new = open_in(compressed_dir(), "KQvKR");
     assert_eq!(old.table.noted_slots(), new.table.noted_slots());
+    // Its stored section notes nothing: the statistics page finds that section's longest
+    // positions by reading its blocks one by one, and shows what the newer file notes.
+    let kept = old.table.sections_stored().iter().position(|&s| s).unwrap();
+    let sections = &old.table.header().sections;
+    assert!(old.table.section_noted(&sections[kept]).is_none());
+    assert!(new.table.section_noted(&sections[kept]).is_some());
+    let stats = |dir: &Path| {
+        let state = retro::serve::AppState::load(dir);
+        let now = state.now();
+        let t = retro::serve::stats::table_stats("KQvKR", now.tables.table("KQvKR").unwrap());
+        let mut j = serde_json::to_value(t).unwrap();
+        j["bytes"] = serde_json::Value::Null;
+        j
+    };
+    let (a, b) = (stats(dir.path()), stats(compressed_dir()));
+    assert_eq!(a, b);
+    assert_eq!(
+        a["sections"][kept]["longest_positions"]["positions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
     let game = Chess::open(&Material::parse("KQvKR").unwrap(), chess_all4()).unwrap();
     let differ = (0..game.size().div_ceil(13))
         .into_par_iter()
@@ -357,6 +380,41 @@ fn a_version_3_file_is_still_read() {
         .filter(|&i| game.decode(i).is_some() && old.table.value(i) != new.table.value(i))
         .count();
     assert_eq!(differ, 0);
+}
+
+/// A section read a part at a time, as the server's statistics page reads one, is the
+/// section read whole, dense or compressed, and the reader can stop after any part.
+#[test]
+fn a_section_read_in_parts_is_the_section() {
+    use std::ops::ControlFlow::{Break, Continue};
+    for path in [chess_all4().join("KQvKR.rtb"), compressed_file("KQvKR")] {
+        let t = Table::open(&path).unwrap();
+        let stored = t.sections_stored();
+        for s in (t.header().sections.iter())
+            .zip(stored)
+            .filter_map(|(s, k)| k.then_some(s))
+        {
+            let whole = t.section_records(s).unwrap();
+            let (mut parts, mut count) = (Vec::new(), 0);
+            t.scan_section_records(s, |at, r| {
+                assert_eq!(2 * at as usize, parts.len(), "{}", path.display());
+                parts.extend_from_slice(r);
+                count += 1;
+                Continue(())
+            })
+            .unwrap();
+            assert!(parts == *whole, "{} {}", path.display(), s.name);
+            // 1,892,352 slots a section: two parts of a dense file, eight blocks.
+            assert!(count >= 2, "{} parts", count);
+            let mut read = 0;
+            t.scan_section_records(s, |_, _| {
+                read += 1;
+                Break(())
+            })
+            .unwrap();
+            assert_eq!(read, 1);
+        }
+    }
 }
 
 /// A file's version says what its sections' checksums hash: a version 4 file keeps the

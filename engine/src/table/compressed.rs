@@ -706,6 +706,41 @@ impl Blocks {
         Some(parts.map(|p| p.concat()))
     }
 
+    /// The symbols of section `s`, a block at a time in index order, each given to `f`
+    /// with its first slot's place in the section, until `f` breaks: one decoded block
+    /// held at a time, where [`Self::section_symbols`] holds the section. `None` for a
+    /// dropped section.
+    pub fn scan_section(
+        &self,
+        map: &Storage,
+        s: usize,
+        mut f: impl FnMut(u64, &[u16]) -> std::ops::ControlFlow<()>,
+    ) -> Option<Result<(), String>> {
+        let (_, records, first) = self.sections[s];
+        let first = first?;
+        let width = self.symbols.width();
+        for (k, b) in (first..first + records.div_ceil(self.block_slots) as usize).enumerate() {
+            let d = match self.decode_in_index_order(map, b) {
+                Ok(d) => d,
+                Err(e) => return Some(Err(format!("block {b} {e}"))),
+            };
+            let symbols: Vec<u16> = (0..d.len() / width)
+                .map(|j| plane_symbol(&d, width, j))
+                .collect();
+            if f(k as u64 * self.block_slots, &symbols).is_break() {
+                break;
+            }
+        }
+        Some(Ok(()))
+    }
+
+    /// The noted slots of section `s` (the first [`NOTED`] in index order holding its
+    /// longest value), where the file keeps them: every section's from version 4 on, the
+    /// dropped section's in version 3.
+    pub fn section_noted(&self, s: usize) -> Option<&[Index]> {
+        (self.version >= 4 || self.sections[s].2.is_none()).then(|| &self.noted[s][..])
+    }
+
     pub fn len(&self) -> usize {
         self.blocks.len()
     }

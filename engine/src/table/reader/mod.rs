@@ -22,6 +22,9 @@ use super::{Metric, TableError, ALIGN, IN_MEMORY_MAX, MAGIC, VERSION};
 use crate::game::{Index, Value, NO_MOVE};
 use complete::{Complete, Completion};
 
+/// Records given at a time by [`Table::scan_section_records`] from a dense table: 2 MiB.
+pub const SCAN_SLOTS: u64 = 1 << 20;
+
 /// An open, checked table file: dense (two bytes a slot), or compressed (values in
 /// blocks, see [`super::compressed`]).
 pub struct Table {
@@ -458,28 +461,97 @@ impl Table {
         let Some(blocks) = &self.blocks else {
             return self.map.bytes(s.offset, s.byte_len());
         };
-        let k = self
-            .header
-            .sections
-            .iter()
-            .position(|x| x.name == s.name)
-            .unwrap_or(0);
-        let record = |v: Value| {
-            self.metric
-                .record(v, if v == Value::Loss(0) { NO_MOVE } else { 1 })
-        };
+        let k = self.section_number(s);
         let records = match blocks.section_symbols(&self.map, k) {
             Some(v) => (v.map_err(std::io::Error::other)?.iter())
-                .flat_map(|&s| record(blocks.symbols().value(s)))
+                .flat_map(|&s| self.placeholder_record(blocks.symbols().value(s)))
                 .collect(),
             None => {
-                let first: u64 = self.header.sections[..k].iter().map(|x| x.records).sum();
+                let first = self.section_first(k);
                 (first..first + s.records)
-                    .flat_map(|i| record(self.value(i)))
+                    .flat_map(|i| self.placeholder_record(self.value(i)))
                     .collect()
             }
         };
         Ok(Cow::Owned(records))
+    }
+
+    /// The records of section `s` as [`Table::section_records`] gives them, a part at a
+    /// time in index order (at most [`SCAN_SLOTS`] records, or one block of a compressed
+    /// table), each given to `f` with its first slot's place in the section, until `f`
+    /// breaks. What is held at once stays small whatever the table's size: a server
+    /// scanning a 5-piece section for its statistics page would otherwise hold 1.6 GB.
+    pub fn scan_section_records(
+        &self,
+        s: &super::SectionInfo,
+        mut f: impl FnMut(u64, &[u8]) -> std::ops::ControlFlow<()>,
+    ) -> std::io::Result<()> {
+        let Some(blocks) = &self.blocks else {
+            let mut done = 0;
+            while done < s.records {
+                let n = SCAN_SLOTS.min(s.records - done);
+                let part = self.map.bytes(s.offset + 2 * done, 2 * n)?;
+                if f(done, &part).is_break() {
+                    break;
+                }
+                done += n;
+            }
+            return Ok(());
+        };
+        let k = self.section_number(s);
+        let mut records = Vec::new();
+        let scanned = blocks.scan_section(&self.map, k, |at, symbols| {
+            records.clear();
+            records.extend(
+                (symbols.iter()).flat_map(|&x| self.placeholder_record(blocks.symbols().value(x))),
+            );
+            f(at, &records)
+        });
+        if let Some(r) = scanned {
+            return r.map_err(std::io::Error::other);
+        }
+        // A dropped section: each value a search one ply on.
+        let first = self.section_first(k);
+        let mut done = 0;
+        while done < s.records {
+            let n = SCAN_SLOTS.min(s.records - done);
+            records.clear();
+            records.extend(
+                (first + done..first + done + n)
+                    .flat_map(|i| self.placeholder_record(self.value(i))),
+            );
+            if f(done, &records).is_break() {
+                break;
+            }
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// The noted slots of section `s` of a compressed table (the first in index order
+    /// holding the section's longest value), where its file keeps them; `None` for a
+    /// dense table.
+    pub fn section_noted(&self, s: &super::SectionInfo) -> Option<&[Index]> {
+        self.blocks.as_ref()?.section_noted(self.section_number(s))
+    }
+
+    /// Where section `s` comes in the header (by name: the sections' names differ).
+    fn section_number(&self, s: &super::SectionInfo) -> usize {
+        (self.header.sections.iter())
+            .position(|x| x.name == s.name)
+            .unwrap_or(0)
+    }
+
+    /// The first slot of section number `k`.
+    fn section_first(&self, k: usize) -> Index {
+        self.header.sections[..k].iter().map(|x| x.records).sum()
+    }
+
+    /// The record a compressed table gives for value `v`: its value byte and a placeholder
+    /// move (none for a terminal loss, 1 otherwise, so that [`Value::from_record`] reads
+    /// the value).
+    fn placeholder_record(&self, v: Value) -> [u8; 2] {
+        (self.metric).record(v, if v == Value::Loss(0) { NO_MOVE } else { 1 })
     }
 
     /// The symbol a compressed table writes `v` as (see [`compressed::Symbols`]).
@@ -737,8 +809,7 @@ impl Table {
     #[inline]
     pub fn record(&self, index: Index) -> (u8, u8) {
         if self.blocks.is_some() {
-            let v = self.value(index);
-            let r = (self.metric).record(v, if v == Value::Loss(0) { NO_MOVE } else { 1 });
+            let r = self.placeholder_record(self.value(index));
             return (r[0], r[1]);
         }
         let mut k = self.starts.len();
