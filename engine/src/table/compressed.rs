@@ -689,19 +689,9 @@ impl Blocks {
     /// The symbols of section `s` (index into the header's sections), decoded, one per
     /// slot in index order (`u16` whatever their width); `None` for a dropped section.
     pub fn section_symbols(&self, map: &Storage, s: usize) -> Option<Result<Vec<u16>, String>> {
-        let (_, records, first) = self.sections[s];
-        let first = first?;
-        let n = records.div_ceil(self.block_slots) as usize;
-        let width = self.symbols.width();
-        let parts: Result<Vec<Vec<u16>>, String> = (first..first + n)
+        let parts: Result<Vec<Vec<u16>>, String> = (self.section_blocks(s)?)
             .into_par_iter()
-            .map(|b| {
-                let d =
-                    (self.decode_in_index_order(map, b)).map_err(|e| format!("block {b} {e}"))?;
-                Ok((0..d.len() / width)
-                    .map(|k| plane_symbol(&d, width, k))
-                    .collect())
-            })
+            .map(|b| self.block_symbols(map, b))
             .collect();
         Some(parts.map(|p| p.concat()))
     }
@@ -716,22 +706,33 @@ impl Blocks {
         s: usize,
         mut f: impl FnMut(u64, &[u16]) -> std::ops::ControlFlow<()>,
     ) -> Option<Result<(), String>> {
-        let (_, records, first) = self.sections[s];
-        let first = first?;
-        let width = self.symbols.width();
-        for (k, b) in (first..first + records.div_ceil(self.block_slots) as usize).enumerate() {
-            let d = match self.decode_in_index_order(map, b) {
-                Ok(d) => d,
-                Err(e) => return Some(Err(format!("block {b} {e}"))),
+        for (k, b) in self.section_blocks(s)?.enumerate() {
+            let symbols = match self.block_symbols(map, b) {
+                Ok(symbols) => symbols,
+                Err(e) => return Some(Err(e)),
             };
-            let symbols: Vec<u16> = (0..d.len() / width)
-                .map(|j| plane_symbol(&d, width, j))
-                .collect();
             if f(k as u64 * self.block_slots, &symbols).is_break() {
                 break;
             }
         }
         Some(Ok(()))
+    }
+
+    /// The blocks of section `s`, in order; `None` for a dropped section.
+    fn section_blocks(&self, s: usize) -> Option<std::ops::Range<usize>> {
+        let (_, records, first) = self.sections[s];
+        let first = first?;
+        Some(first..first + records.div_ceil(self.block_slots) as usize)
+    }
+
+    /// Block `b`'s symbols in index order, one a slot; an error naming the block if it no
+    /// longer reads.
+    fn block_symbols(&self, map: &Storage, b: usize) -> Result<Vec<u16>, String> {
+        let width = self.symbols.width();
+        let d = (self.decode_in_index_order(map, b)).map_err(|e| format!("block {b} {e}"))?;
+        Ok((0..d.len() / width)
+            .map(|k| plane_symbol(&d, width, k))
+            .collect())
     }
 
     /// The noted slots of section `s` (the first [`NOTED`] in index order holding its

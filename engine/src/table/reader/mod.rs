@@ -486,15 +486,15 @@ impl Table {
         s: &super::SectionInfo,
         mut f: impl FnMut(u64, &[u8]) -> std::ops::ControlFlow<()>,
     ) -> std::io::Result<()> {
+        // The section's parts of a dense table, and of a dropped section: (first, length).
+        let parts = (0..s.records)
+            .step_by(SCAN_SLOTS as usize)
+            .map(|done| (done, SCAN_SLOTS.min(s.records - done)));
         let Some(blocks) = &self.blocks else {
-            let mut done = 0;
-            while done < s.records {
-                let n = SCAN_SLOTS.min(s.records - done);
-                let part = self.map.bytes(s.offset + 2 * done, 2 * n)?;
-                if f(done, &part).is_break() {
+            for (done, n) in parts {
+                if f(done, &self.map.bytes(s.offset + 2 * done, 2 * n)?).is_break() {
                     break;
                 }
-                done += n;
             }
             return Ok(());
         };
@@ -512,9 +512,7 @@ impl Table {
         }
         // A dropped section: each value a search one ply on.
         let first = self.section_first(k);
-        let mut done = 0;
-        while done < s.records {
-            let n = SCAN_SLOTS.min(s.records - done);
+        for (done, n) in parts {
             records.clear();
             records.extend(
                 (first + done..first + done + n)
@@ -523,7 +521,6 @@ impl Table {
             if f(done, &records).is_break() {
                 break;
             }
-            done += n;
         }
         Ok(())
     }
