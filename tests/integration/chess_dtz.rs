@@ -27,7 +27,7 @@ pub(super) const MATERIALS: [&str; 10] = [
 
 pub(super) fn dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
+    super::common::fixture(&DIR, || {
         let dir = super::common::fixture_dir();
         for m in MATERIALS {
             let dtm = format!("{m}.rtb");

@@ -12,10 +12,27 @@ use std::sync::OnceLock;
 use retro::game::{Solution, SolveOptions};
 use retro::progress::Silent;
 
+/// The fixture in `cell`, made by `init` the first time, on a thread pool of its own. A
+/// fixture first asked for inside a rayon job (a test's `par_iter`) holds that worker until
+/// it is made; made on the global pool while another thread makes it, its own parallel
+/// work would wait for ever on the workers waiting for it (two tests asking for
+/// [`chess_all4`] at once, one from its `par_iter`, hung the test binary).
+pub fn fixture<T: Send + Sync>(
+    cell: &'static OnceLock<T>,
+    init: impl FnOnce() -> T + Send,
+) -> &'static T {
+    cell.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .build()
+            .expect("a thread pool for a fixture")
+            .install(init)
+    })
+}
+
 /// The KBNK solution, solved once (the plug-in's fast solver, all cores).
 pub fn kbnk_solution() -> &'static Solution {
     static SOL: OnceLock<Solution> = OnceLock::new();
-    SOL.get_or_init(|| {
+    fixture(&SOL, || {
         retro::kbnk::Kbnk::new()
             .solve(&SolveOptions { progress: &Silent })
             .expect("KBNK solves")
@@ -102,7 +119,7 @@ fn the_fixtures_of_ended_runs_are_removed_and_no_other_folder() {
 /// A folder with `kbnk.rtb` (from [`kbnk_solution`]) and `mnk-3x3-3.rtb`, written once.
 pub fn tables_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
+    fixture(&DIR, || {
         let dir = fixture_dir();
         retro::generate::write_solution(&retro::kbnk::Kbnk::new(), dir.path(), kbnk_solution())
             .expect("writes kbnk.rtb");
@@ -118,7 +135,7 @@ pub fn tables_dir() -> &'static Path {
 /// the distributed test and the tables of the chess facts. Tests only read it.
 pub fn chess_all4() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
+    fixture(&DIR, || {
         let dir = fixture_dir();
         for m in retro::chess::material::Material::all(4) {
             let p = retro::GAMES

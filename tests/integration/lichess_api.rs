@@ -28,7 +28,7 @@ use super::common::{RetroServe, Rng};
 /// The tables folder: KPvK and every table it leads to.
 fn dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
+    super::common::fixture(&DIR, || {
         let dir = super::common::fixture_dir();
         let kpvk = Material::parse("KPvK").unwrap();
         for m in retro::chess::plan::closure(&[kpvk]) {
