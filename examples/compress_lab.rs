@@ -1,6 +1,7 @@
 //! Measuring compression levers on a dense table (not part of the product):
 //!
 //! `cargo run --release --example compress_lab -- FILE.rtb EVERY SHIFTS VARIANTS OFFSETS`
+//! (a DTM or a DTZ table)
 //!
 //! - `EVERY`: sample every EVERY-th region of 2^20 slots (the same slots for every block
 //!   size), projecting the whole table's size from them;
@@ -32,6 +33,39 @@ fn values(records: &[u8]) -> Vec<u16> {
             }
         })
         .collect()
+}
+
+/// A DTZ table's records as symbols: each code's place among the codes held (at most
+/// 256 of them), code 0 illegal.
+fn dtz_values(records: &[u8]) -> Vec<u16> {
+    let codes: Vec<u16> = records
+        .chunks_exact(2)
+        .map(|r| u16::from_le_bytes([r[0], r[1]]))
+        .collect();
+    let mut held = vec![false; 65536];
+    codes.iter().for_each(|&c| held[c as usize] = true);
+    let mut rank = vec![0u16; 65536];
+    let mut n = 0u16;
+    for c in 1..65536 {
+        if held[c] {
+            rank[c] = n;
+            n += 1;
+        }
+    }
+    assert!(n <= 256, "{n} values");
+    codes
+        .iter()
+        .map(|&c| if c == 0 { ILLEGAL } else { rank[c as usize] })
+        .collect()
+}
+
+/// A section's records as symbols, by the table's metric.
+fn symbols(table: &Table, records: &[u8]) -> Vec<u16> {
+    if table.metric() == retro::table::Metric::Dtz {
+        dtz_values(records)
+    } else {
+        values(records)
+    }
 }
 
 fn fill_prev(v: &[u16]) -> Vec<u8> {
@@ -153,7 +187,7 @@ fn main() {
         let mut all = 0usize;
         for s in &table.header().sections {
             let records = table.section_records(s).unwrap();
-            let v = values(&records);
+            let v = symbols(&table, &records);
             // The same slots whatever the block size: every `every`-th region of 2^20.
             all += v.len();
             let picked: Vec<&[u16]> = v
@@ -240,7 +274,7 @@ fn entropy(table: &Table, offsets: &[usize]) {
     let o3 = *offsets.get(2).unwrap_or(&4096);
     for s in &table.header().sections {
         let records = table.section_records(s).unwrap();
-        let b = fill_prev(&values(&records));
+        let b = fill_prev(&symbols(table, &records));
         for i in o3.max(o2).max(o1)..b.len() {
             let (x, l, u, w) = (b[i], b[i - o1], b[i - o2], b[i - o3]);
             *h0.entry(x).or_default() += 1;

@@ -33,7 +33,7 @@ from distributed import Client, LocalCluster, as_completed, get_worker
 MEMORY = "MEMORY"
 
 
-def generate_table(retro, out, name, threads, compress, *dependencies):
+def generate_table(retro, out, name, threads, compress, block_slots, *dependencies):
     """One task, on a worker: `retro generate chess NAME`, its sub-tables (`dependencies`,
     the results of their tasks) already in `out`. Returns what happened, for the report."""
     worker = get_worker()
@@ -41,9 +41,11 @@ def generate_table(retro, out, name, threads, compress, *dependencies):
     cmd = [retro, "generate", "chess", name, "--out", out]
     if compress is not None:
         # Each table compressed once made, one side to move, at the level asked for (0:
-        # retro's default for the table's metric): the files `retro generate --compress`
-        # leaves at the end of a run on one machine.
+        # retro's default for the table's metric) and in the blocks asked for (None:
+        # retro's): the files `retro generate --compress` leaves at the end of a run on
+        # one machine.
         cmd += ["--compress"] + (["--level", str(compress)] if compress else [])
+        cmd += ["--block-slots", str(block_slots)] if block_slots else []
     if threads:
         cmd += ["--threads", str(threads)]
     if budget:
@@ -156,6 +158,7 @@ def run(args):
                 t["name"],
                 args.threads,
                 args.compress,
+                args.block_slots,
                 *[futures[d] for d in t["dependencies"]],
                 key=f"retro-generate-{t['name']}-{run_id}",
                 resources={MEMORY: t["memory_bytes"]},
@@ -238,6 +241,8 @@ def main():
     r.add_argument("--compress", type=int, nargs="?", const=0, default=None, metavar="LEVEL",
                    help="leave each table compressed only, as `retro generate --compress` "
                         "(zstd level; default: retro's, 14 for DTM and 15 for DTZ tables)")
+    r.add_argument("--block-slots", type=int, default=None, metavar="SLOTS",
+                   help="with --compress: slots a block, as `retro generate --block-slots`")
     r.add_argument("--threads", type=int, default=None,
                    help="threads of each retro generate (default: all the worker's cores)")
     r.add_argument("--retries", type=int, default=2,
@@ -252,6 +257,8 @@ def main():
     o.add_argument("--tasks", type=int, default=200)
     args = p.parse_args()
     if args.command == "run":
+        if args.block_slots is not None and args.compress is None:
+            p.error("--block-slots needs --compress")
         if args.local and args.local_memory is None:
             args.local_memory = mem_available()
         if args.local_memory is not None:

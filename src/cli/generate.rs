@@ -67,6 +67,11 @@ pub struct GenerateArgs {
     /// shorter search for distance to mate, 15 for DTZ tables].
     #[arg(long, requires = "compress", value_parser = cli::compress::level)]
     pub level: Option<i32>,
+    /// With --compress: slots a block, a multiple of 4096 [default: 262144; 4096 past
+    /// 4 G slots a side]. Smaller blocks take more bytes and answer a probe whose block
+    /// is not held sooner (`retro compress --block-slots` writes tables made again).
+    #[arg(long, requires = "compress", value_name = "SLOTS", value_parser = cli::compress::block_slots)]
+    pub block_slots: Option<u32>,
     /// Chess: which metric to make. `dtm`: distance to mate with the best move
     /// (`KQvKR.rtb`); `dtz`: distance to zeroing under the 50-move rule, as Syzygy counts
     /// it (`KQvKR.dtz.rtb`, made from the sub-tables' DTZ tables); `both`.
@@ -265,7 +270,14 @@ pub fn run(a: GenerateArgs) -> Result<bool> {
     )?
     .path;
     if a.compress {
-        cli::compress::compress_one(&dense, a.threads, None, a.level, talk != Talk::Quiet)?;
+        cli::compress::compress_one(
+            &dense,
+            a.threads,
+            None,
+            a.level,
+            a.block_slots,
+            talk != Talk::Quiet,
+        )?;
         if !a.keep_dense {
             remove(&dense)?;
         }
@@ -317,6 +329,7 @@ fn run_chess(a: &GenerateArgs) -> Result<bool> {
         threads: a.threads,
         compress: a.compress.then_some(set::Compress {
             level: a.level,
+            block_slots: a.block_slots,
             keep_dense: a.keep_dense,
             found_too: true,
         }),

@@ -114,6 +114,7 @@ pub fn ensure_default_tables(dir: &Path) -> Result<(), ServeError> {
             threads: None,
             compress: d.compressed.then_some(set::Compress {
                 level: Some(DEFAULT_SET_LEVEL),
+                block_slots: None,
                 keep_dense: false,
                 found_too: false,
             }),

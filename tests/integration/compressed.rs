@@ -28,7 +28,7 @@ const LARGE: [&str; 2] = ["KQvKR", "KPvKP"];
 /// may mix the forms, and compressing all 20 would double the test's time).
 pub(super) fn compressed_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
+    super::common::fixture(&DIR, || {
         let dir = super::common::fixture_dir();
         let targets: Vec<Material> = (SMALL.iter().chain(&LARGE))
             .map(|m| Material::parse(m).unwrap())
@@ -165,6 +165,18 @@ pub(super) fn kqvkr_sub_tables() -> tempfile::TempDir {
     dir
 }
 
+/// Assert that the compressed table `path`, in blocks of `slots`, decompresses to the
+/// dense table of `name` byte for byte.
+fn assert_rebuilds_dense(path: &Path, name: &str, slots: u64) {
+    let loaded = retro::GAMES.open_file(path, true).unwrap();
+    assert_eq!(loaded.table.compressed_block_slots(), Some(slots), "{name}");
+    let out = tempfile::tempdir().unwrap();
+    let (rebuilt, _) =
+        retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent).unwrap();
+    let dense = std::fs::read(chess_all4().join(format!("{name}.rtb"))).unwrap();
+    assert!(std::fs::read(&rebuilt).unwrap() == dense, "{name} rebuilt");
+}
+
 /// A table in blocks of one 4,096-slot tile, as tables past 2^32 slots a section (6 pieces)
 /// are kept: its file says so, and it gives back the dense table byte for byte.
 #[test]
@@ -177,13 +189,64 @@ fn a_table_in_blocks_of_one_tile_comes_back_whole() {
             .unwrap();
     // 462 king pairs of 64 x 64 slots a section, one side kept.
     assert_eq!(c.blocks, 462);
-    let loaded = retro::GAMES.open_file(&c.path, true).unwrap();
-    assert_eq!(loaded.table.compressed_block_slots(), Some(4096));
+    assert_rebuilds_dense(&c.path, "KQvKR", 4096);
+}
+
+/// A compressed table written again in other blocks keeps its values: in blocks of one
+/// tile it gives back the dense table byte for byte, and written again in the blocks it
+/// had, it is the file `compress` made, byte for byte (the same symbols, weighed and
+/// compressed alike).
+#[test]
+fn a_compressed_table_written_again_in_other_blocks_keeps_its_values() {
+    let dir = kqvkr_sub_tables();
+    let original = std::fs::read(compressed_file("KQvKR")).unwrap();
+    let path = dir.path().join("KQvKR.rtbc");
+    std::fs::write(&path, &original).unwrap();
+    let again = |slots: u32| {
+        let table = Table::open(&path).unwrap();
+        compressed::reblock(&table, dir.path(), slots, Some(LEVEL), &Silent)
+            .unwrap()
+            .expect("a compressed table")
+    };
+    let small = again(compressed::SMALL_BLOCK_SLOTS);
+    // 462 king pairs of 64 x 64 slots, the side kept.
+    assert_eq!((small.blocks, small.path.as_path()), (462, path.as_path()));
+    assert_rebuilds_dense(&path, "KQvKR", 4096);
+    let back = again(compressed::BLOCK_SLOTS);
+    assert!(
+        std::fs::read(&back.path).unwrap() == original,
+        "the file compress made"
+    );
+    // A dense table is not one to write again.
+    let table = Table::open(&chess_all4().join("KQvKR.rtb")).unwrap();
     let out = tempfile::tempdir().unwrap();
-    let (path, _) =
-        retro::plugin::decompress(&*loaded.plugin, &loaded.table, out.path(), &Silent).unwrap();
-    let original = std::fs::read(chess_all4().join("KQvKR.rtb")).unwrap();
-    assert!(std::fs::read(&path).unwrap() == original, "KQvKR rebuilt");
+    let none = compressed::reblock(&table, out.path(), 4096, Some(LEVEL), &Silent).unwrap();
+    assert!(none.is_none());
+}
+
+/// `generate --compress --block-slots` makes every table of its run in blocks of that
+/// length, DTM and DTZ alike, with the values the default blocks hold.
+#[test]
+fn generate_makes_its_tables_in_the_blocks_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let o = retro(&[
+        "generate",
+        "chess",
+        "KRvK",
+        "--metric",
+        "both",
+        "--compress",
+        "--block-slots",
+        "8192",
+        "--out",
+        out,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    let dtz = Table::open(&dir.path().join("KRvK.dtz.rtbc")).unwrap();
+    assert_eq!(dtz.compressed_block_slots(), Some(8192));
+    assert_rebuilds_dense(&dir.path().join("KRvK.rtbc"), "KRvK", 8192);
 }
 
 /// A compressed sub-table whose block is damaged while `generate` reads it (a large file,

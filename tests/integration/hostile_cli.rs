@@ -518,6 +518,8 @@ fn numeric_flags_refuse_what_is_out_of_range_naming_flag_and_range() {
     let mnk = ["generate", "mnk", "--out", out];
     let chess = ["generate", "chess", "--out", out];
     let plan = ["plan", "chess"];
+    let compress = ["compress", out];
+    let make = ["generate", "chess", "KQvK", "--compress", "--out", out];
     let cases: Vec<(&[&str], &str, &[&str], &str)> = vec![
         (
             &solve,
@@ -593,6 +595,18 @@ fn numeric_flags_refuse_what_is_out_of_range_naming_flag_and_range() {
         (&mnk, "--k", &["0", "21"], "from 1 to 20"),
         (&chess, "--all", &["0", "6", "nan"], "--all takes 3, 4 or 5"),
         (&plan, "--all", &["2", "-1"], "--all takes 3, 4 or 5"),
+        (
+            &compress,
+            "--block-slots",
+            &["0", "1000", "nan", "33554432"],
+            "a multiple of 4096 from 4096 to 16777216",
+        ),
+        (
+            &make,
+            "--block-slots",
+            &["-4096", "4097"],
+            "a multiple of 4096 from 4096 to 16777216",
+        ),
     ];
     for (args, flag, bads, range) in cases {
         for bad in bads {

@@ -69,7 +69,7 @@ pub fn generate(
 }
 
 /// Solve `plugin` and write its table into `dir` compressed ([`compressed::compress_records`]:
-/// `sides`, zstd `level`), never dense: no best move is made, no dense file written. The
+/// `sides`, zstd `level`, `block_slots` a block or the table's own), never dense: no best move is made, no dense file written. The
 /// table made ([`Generated::path`] is the compressed file; [`Generated::header`] holds its
 /// statistics, the checksums being the file's) and what compressing it gave.
 pub fn generate_compressed(
@@ -77,6 +77,7 @@ pub fn generate_compressed(
     dir: &Path,
     sides: compressed::Sides,
     level: Option<i32>,
+    block_slots: Option<u32>,
     progress: &dyn Progress,
 ) -> Result<(Generated, compressed::Compressed), GenerateError> {
     let start = Instant::now();
@@ -96,7 +97,15 @@ pub fn generate_compressed(
         &plugin.sections(),
         &watched,
     )?;
-    let made = compressed::compress_records(&watched, header.clone(), dir, sides, level, progress)?;
+    let made = compressed::compress_records(
+        &watched,
+        header.clone(),
+        dir,
+        sides,
+        level,
+        block_slots,
+        progress,
+    )?;
     let done = Generated {
         path: made.path.clone(),
         header,

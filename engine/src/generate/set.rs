@@ -83,6 +83,9 @@ pub struct Compress {
     /// zstd level of the final form (see [`compressed::LEVELS`]); `None`: each table's
     /// metric's ([`compressed::default_level`]).
     pub level: Option<i32>,
+    /// Slots a block (see [`compressed::reblock`]); `None`: each table's own
+    /// ([`compressed::block_slots`]).
+    pub block_slots: Option<u32>,
     /// Keep the dense files beside the compressed ones.
     pub keep_dense: bool,
     /// Compress the dense tables of the set already there too (`retro generate
@@ -354,20 +357,20 @@ fn say(report: &mut dyn Report, e: Event<'_>) -> Result<(), MakeError> {
 }
 
 /// Generate one table into `dir` on `threads` workers, reporting its solve and summary;
-/// the table written: dense, or with `compressed` (sides, zstd level) compressed as it is
-/// solved ([`super::generate_compressed`]).
+/// the table written: dense, or with `compressed` (sides, zstd level, slots a block)
+/// compressed as it is solved ([`super::generate_compressed`]).
 pub fn make_one(
     plugin: &dyn Plugin,
     dir: &Path,
     threads: Option<usize>,
-    compressed: Option<(Sides, Option<i32>)>,
+    compressed: Option<(Sides, Option<i32>, Option<u32>)>,
     report: &mut dyn Report,
 ) -> Result<Generated, MakeError> {
     say(report, Event::Generating { plugin })?;
     let bar = report.bar();
     let done = with_threads(threads, || match compressed {
-        Some((sides, level)) => {
-            super::generate_compressed(plugin, dir, sides, level, &bar).map(|(done, _)| done)
+        Some((sides, level, slots)) => {
+            super::generate_compressed(plugin, dir, sides, level, slots, &bar).map(|(done, _)| done)
         }
         None => generate(plugin, dir, &bar),
     })??;
@@ -388,11 +391,15 @@ pub fn make_one(
 /// The form a table of a set is first compressed in: while a table still to be made reads
 /// it (`read_later`), both sides to move at the fast level that weighs them, until nothing
 /// left to make reads it ([`trim`]); otherwise its final form.
-fn first_form(final_sides: Sides, read_later: bool, c: &Compress) -> (Sides, Option<i32>) {
+fn first_form(
+    final_sides: Sides,
+    read_later: bool,
+    c: &Compress,
+) -> (Sides, Option<i32>, Option<u32>) {
     if read_later && !c.keep_dense && final_sides == Sides::One {
-        (Sides::Both, Some(compressed::TRIAL_LEVEL))
+        (Sides::Both, Some(compressed::TRIAL_LEVEL), c.block_slots)
     } else {
-        (final_sides, c.level)
+        (final_sides, c.level, c.block_slots)
     }
 }
 
@@ -424,12 +431,13 @@ fn settle(
     if !small.exists() {
         // Kept dense, it is read from its dense file: its final form at once (as it is
         // where the final form keeps both sides).
-        let (sides, level) = first_form(set.sides(), read_later, c);
+        let (sides, level, slots) = first_form(set.sides(), read_later, c);
         let table = Table::open(&dense)?;
         let bar = report.bar();
         let t = Instant::now();
-        let made = with_threads(threads, || {
-            compressed::compress(&table, dir, sides, level, &bar)
+        let made = with_threads(threads, || match slots {
+            Some(n) => compressed::compress_in_blocks(&table, dir, sides, level, n, &bar),
+            None => compressed::compress(&table, dir, sides, level, &bar),
         })??;
         bar.iter().for_each(Bar::finish);
         let e = Event::Compressed {

@@ -61,6 +61,7 @@
 //! versions 1 (no form byte) and 2 (both sides always) are refused with the command that
 //! makes the file again.
 
+use std::cell::RefCell;
 use std::mem::MaybeUninit;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -967,13 +968,15 @@ pub fn compress_in_blocks(
 /// Compress the table `records` a solve made, with header `header` (its histograms; see
 /// [`super::writer::header_of`]), into `dir/<name>.rtbc`, never writing it dense: the same
 /// file, byte for byte, as [`compress`] makes from the dense table of these records.
-/// The records' best moves are not read ([`Records::fill_values`]).
+/// The records' best moves are not read ([`Records::fill_values`]). In blocks of
+/// `block_slots` slots (`None`: the table's own, [`block_slots`]).
 pub fn compress_records(
     records: &dyn Records,
     mut header: Header,
     dir: &Path,
     sides: Sides,
     level: Option<i32>,
+    block_slots: Option<u32>,
     progress: &dyn Progress,
 ) -> Result<Compressed, TableError> {
     let path = dir.join(format!("{}.{EXTENSION}", header.name));
@@ -990,7 +993,7 @@ pub fn compress_records(
         .collect();
     let fill = |k: usize, first: Index, out: &mut [u8]| records.fill_values(starts[k] + first, out);
     sum_values(&mut header, metric, &fill, &path, progress)?;
-    let slots = block_slots(&header);
+    let slots = block_slots.unwrap_or_else(|| self::block_slots(&header));
     let dense_bytes = header.file_len();
     compress_from(&header, metric, fill, slots, dense_bytes, progress)
         .map_err(io)?
@@ -1197,6 +1200,123 @@ pub fn trim(
     progress.phase("compressing", kept(table.header(), dropped));
     made.finish(dropped, finish, width, planes, progress)
         .map_err(block_err)?;
+    let dense_bytes = table.header().clone().file_len();
+    // The file keeps its checksums, and with them its version.
+    made.write(table.header(), dropped, dir, dense_bytes, blocks.version)
+        .map(Some)
+}
+
+/// A block [`reblock`] decoded: the call's number ([`REBLOCKS`]), the block's, its planes
+/// in index order.
+type OldBlock = (u64, usize, Arc<Vec<u8>>);
+
+/// Numbers of [`reblock`]'s calls so far: a thread's block of an earlier call is never
+/// taken for one of a table opened since, wherever that lies in memory.
+static REBLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// The block [`reblock`] decoded last on this thread. A new block shorter than the
+    /// old ones reads an old one many times over, on the same thread (the new blocks go to
+    /// the threads in runs).
+    static LAST_OLD: RefCell<Option<OldBlock>> = const { RefCell::new(None) };
+}
+
+/// The compressed table `table` again in blocks of `block_slots` slots, written into
+/// `dir` under its own name: the sections it stores, the same values, the same header
+/// and noted slots; each new block weighed in both forms and compressed at `level`
+/// (`None`: its metric's). Smaller blocks answer a probe of a block not held sooner
+/// (less to decode) and take more bytes. `None` if `table` is not compressed.
+///
+/// # Panics
+///
+/// If `block_slots` is not a positive multiple of 4,096, the tiles' size.
+pub fn reblock(
+    table: &impl Source,
+    dir: &Path,
+    block_slots: u32,
+    level: Option<i32>,
+    progress: &dyn Progress,
+) -> Result<Option<Compressed>, TableError> {
+    assert!(
+        block_slots > 0 && block_slots as usize % TILE == 0,
+        "blocks of whole tiles, not {block_slots} slots"
+    );
+    let Some(blocks) = table.blocks() else {
+        return Ok(None);
+    };
+    let path = table.path().to_path_buf();
+    let block_err = |e: std::io::Error| TableError::Block {
+        path: path.clone(),
+        detail: e.to_string(),
+    };
+    let width = blocks.symbols.width();
+    let (old, new) = (blocks.block_slots, block_slots as u64);
+    let id = REBLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // Old block `global`'s planes in index order, decoded once for the new blocks it
+    // feeds on this thread.
+    let old_planes = |global: usize| -> std::io::Result<Arc<Vec<u8>>> {
+        let held = LAST_OLD.with_borrow(|l| {
+            (l.as_ref())
+                .filter(|(i, b, _)| (*i, *b) == (id, global))
+                .map(|l| l.2.clone())
+        });
+        if let Some(p) = held {
+            return Ok(p);
+        }
+        let p = Arc::new(
+            (blocks.decode_in_index_order(table.storage(), global))
+                .map_err(|e| std::io::Error::other(format!("block {global} {e}")))?,
+        );
+        LAST_OLD.set(Some((id, global, p.clone())));
+        Ok(p)
+    };
+    // New block `b` of section `k`, as planes in index order.
+    let planes = |k: usize, b: usize| -> std::io::Result<Vec<u8>> {
+        let (_, records, first) = blocks.sections[k];
+        let first = first.expect("a stored section");
+        let (lo, hi) = (b as u64 * new, ((b as u64 + 1) * new).min(records));
+        let len = (hi - lo) as usize;
+        let mut out = vec![0u8; len * width];
+        let mut at = lo;
+        while at < hi {
+            let ob = (at / old) as usize;
+            let p = old_planes(first + ob)?;
+            let olen = p.len() / width;
+            let (from, to) = (
+                (at - ob as u64 * old) as usize,
+                ((ob as u64 + 1) * old).min(hi),
+            );
+            let n = (to - at) as usize;
+            for j in 0..width {
+                let dst = j * len + (at - lo) as usize;
+                out[dst..dst + n].copy_from_slice(&p[j * olen + from..j * olen + from + n]);
+            }
+            at = to;
+        }
+        Ok(out)
+    };
+    // The section the file dropped stays dropped (a file drops one at most).
+    let dropped = blocks.sections.iter().position(|s| s.2.is_none());
+    progress.phase("weighing the blocks", kept(table.header(), dropped));
+    let mut made = Made {
+        per_section: Vec::new(),
+        noted: blocks.noted.clone(),
+        block_slots,
+    };
+    for (k, &(_, records, _)) in blocks.sections.iter().enumerate() {
+        if Some(k) == dropped {
+            made.per_section.push(Vec::new());
+            continue;
+        }
+        let n = records.div_ceil(new) as usize;
+        let weighed = weigh(n, width, |b| Ok((planes(k, b)?, Vec::new())), progress);
+        made.per_section.push(weighed.map_err(block_err)?.0);
+    }
+    progress.phase("compressing", kept(table.header(), dropped));
+    let finish = Finish::of(level, table.metric());
+    made.finish(dropped, finish, width, planes, progress)
+        .map_err(block_err)?;
+    LAST_OLD.set(None);
     let dense_bytes = table.header().clone().file_len();
     // The file keeps its checksums, and with them its version.
     made.write(table.header(), dropped, dir, dense_bytes, blocks.version)
