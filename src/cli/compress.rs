@@ -117,7 +117,15 @@ pub fn run_compress(a: &CompressArgs) -> Result<bool> {
     let start = std::time::Instant::now();
     for f in &files {
         let (d, s) = match a.block_slots {
-            Some(n) if Table::open(f)?.is_compressed() => reblock_one(f, a.threads, n, a.level)?,
+            Some(n) if Table::open(f)?.is_compressed() => {
+                if a.sides.is_some() {
+                    bail!(
+                        "{}: --sides is for dense tables; a compressed one keeps the sides it stores",
+                        f.display()
+                    );
+                }
+                reblock_one(f, a.threads, n, a.level)?
+            }
             n => compress_one(f, a.threads, a.sides, a.level, n, true)?,
         };
         dense += d;

@@ -225,7 +225,8 @@ fn a_compressed_table_written_again_in_other_blocks_keeps_its_values() {
 }
 
 /// `generate --compress --block-slots` makes every table of its run in blocks of that
-/// length, DTM and DTZ alike, with the values the default blocks hold.
+/// length, DTM and DTZ alike, with the values the default blocks hold; `retro compress
+/// --block-slots` writes such a file again in other blocks.
 #[test]
 fn generate_makes_its_tables_in_the_blocks_asked_for() {
     let dir = tempfile::tempdir().unwrap();
@@ -246,7 +247,16 @@ fn generate_makes_its_tables_in_the_blocks_asked_for() {
     assert!(o.status.success(), "{}", output_text(&o));
     let dtz = Table::open(&dir.path().join("KRvK.dtz.rtbc")).unwrap();
     assert_eq!(dtz.compressed_block_slots(), Some(8192));
-    assert_rebuilds_dense(&dir.path().join("KRvK.rtbc"), "KRvK", 8192);
+    let krvk = dir.path().join("KRvK.rtbc");
+    assert_rebuilds_dense(&krvk, "KRvK", 8192);
+    // `retro compress` writes it again in other blocks, and keeps the sides it stores.
+    let file = krvk.to_str().unwrap();
+    let o = retro(&["compress", "--block-slots", "4096", "--sides", "one", file]);
+    assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
+    assert!(output_text(&o).contains("--sides is for dense tables"));
+    let o = retro(&["compress", "--block-slots", "4096", file]);
+    assert!(o.status.success(), "{}", output_text(&o));
+    assert_rebuilds_dense(&krvk, "KRvK", 4096);
 }
 
 /// A compressed sub-table whose block is damaged while `generate` reads it (a large file,
