@@ -69,9 +69,10 @@ pub fn generate(
 }
 
 /// Solve `plugin` and write its table into `dir` compressed ([`compressed::compress_records`]:
-/// `sides`, zstd `level`, `block_slots` a block or the table's own), never dense: no best move is made, no dense file written. The
-/// table made ([`Generated::path`] is the compressed file; [`Generated::header`] holds its
-/// statistics, the checksums being the file's) and what compressing it gave.
+/// `sides`, zstd `level`, `block_slots` a block or the table's own), never dense: no best
+/// move is made, no dense file written. The table made ([`Generated::path`] is the
+/// compressed file; [`Generated::header`] holds its statistics, the checksums being the
+/// file's) and what compressing it gave.
 pub fn generate_compressed(
     plugin: &dyn Plugin,
     dir: &Path,
