@@ -116,17 +116,19 @@ pub fn run_compress(a: &CompressArgs) -> Result<bool> {
     let (mut dense, mut small, mut made) = (0u64, 0u64, 0usize);
     let start = std::time::Instant::now();
     for f in &files {
+        // Opened once: opening a compressed table checks every block.
+        let table = Table::open(f)?;
         let (d, s) = match a.block_slots {
-            Some(n) if Table::open(f)?.is_compressed() => {
+            Some(n) if table.is_compressed() => {
                 if a.sides.is_some() {
                     bail!(
                         "{}: --sides is for dense tables; a compressed one keeps the sides it stores",
                         f.display()
                     );
                 }
-                reblock_one(f, a.threads, n, a.level)?
+                reblock_one(f, &table, a.threads, n, a.level)?
             }
-            n => compress_one(f, a.threads, a.sides, a.level, n, true)?,
+            n => compress_table(f, &table, a.threads, a.sides, a.level, n, true)?,
         };
         dense += d;
         small += s;
@@ -152,6 +154,19 @@ pub fn compress_one(
     say: bool,
 ) -> Result<(u64, u64)> {
     let table = Table::open(file)?;
+    compress_table(file, &table, threads, sides, level, block_slots, say)
+}
+
+/// [`compress_one`] of the table `file`, opened.
+fn compress_table(
+    file: &Path,
+    table: &Table,
+    threads: Option<usize>,
+    sides: Option<SidesArg>,
+    level: Option<i32>,
+    block_slots: Option<u32>,
+    say: bool,
+) -> Result<(u64, u64)> {
     if table.is_compressed() {
         bail!("{} is already compressed", file.display());
     }
@@ -170,8 +185,8 @@ pub fn compress_one(
     let bar = say.then(Bar::new);
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || match block_slots {
-        Some(n) => compressed::compress_in_blocks(&table, dir, sides, level, n, &bar),
-        None => compressed::compress(&table, dir, sides, level, &bar),
+        Some(n) => compressed::compress_in_blocks(table, dir, sides, level, n, &bar),
+        None => compressed::compress(table, dir, sides, level, &bar),
     })??;
     bar.iter().for_each(Bar::finish);
     if !say {
@@ -181,22 +196,22 @@ pub fn compress_one(
     Ok((c.dense_bytes, c.bytes))
 }
 
-/// Write the compressed table `file` again in blocks of `block_slots` slots, in its
-/// place; its dense size and its new size.
+/// Write the compressed table `file` (opened: `table`) again in blocks of `block_slots`
+/// slots, in its place; its dense size and its new size.
 fn reblock_one(
     file: &Path,
+    table: &Table,
     threads: Option<usize>,
     block_slots: u32,
     level: Option<i32>,
 ) -> Result<(u64, u64)> {
-    let table = Table::open(file)?;
     let before = table.file_len();
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     let bar = Bar::new();
     let t = std::time::Instant::now();
     let c = retro::generate::with_threads(threads, || {
-        compressed::reblock(&table, dir, block_slots, level, &bar)
+        compressed::reblock(table, dir, block_slots, level, &bar)
     })??
     .context("not a compressed table")?;
     bar.finish();

@@ -1215,9 +1215,9 @@ type OldBlock = (u64, usize, Arc<Vec<u8>>);
 static REBLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 thread_local! {
-    /// The block [`reblock`] decoded last on this thread. A new block shorter than the
-    /// old ones reads an old one many times over, on the same thread (the new blocks go to
-    /// the threads in runs).
+    /// The block [`reblock`] decoded last on this thread (a worker keeps it until its
+    /// next call: one block a worker). A new block shorter than the old ones reads an old
+    /// one many times over, on the same thread (the new blocks go to the threads in runs).
     static LAST_OLD: RefCell<Option<OldBlock>> = const { RefCell::new(None) };
 }
 
@@ -1316,7 +1316,6 @@ pub fn reblock(
     let finish = Finish::of(level, table.metric());
     made.finish(dropped, finish, width, planes, progress)
         .map_err(block_err)?;
-    LAST_OLD.set(None);
     let dense_bytes = table.header().clone().file_len();
     // The file keeps its checksums, and with them its version.
     made.write(table.header(), dropped, dir, dense_bytes, blocks.version)
