@@ -12,20 +12,31 @@ use std::sync::OnceLock;
 use retro::game::{Solution, SolveOptions};
 use retro::progress::Silent;
 
-/// The fixture in `cell`, made by `init` the first time, on a thread pool of its own. A
-/// fixture first asked for inside a rayon job (a test's `par_iter`) holds that worker until
-/// it is made; made on the global pool while another thread makes it, its own parallel
-/// work would wait for ever on the workers waiting for it (two tests asking for
-/// [`chess_all4`] at once, one from its `par_iter`, hung the test binary).
+/// The fixture in `cell`, made by `init` the first time, on a thread pool of its own,
+/// installed from a thread of no pool.
+///
+/// - Its own pool: a fixture first asked for inside a rayon job (a test's `par_iter`)
+///   holds that worker until it is made; made on the global pool while another thread
+///   makes it, its own parallel work would wait for ever on the workers waiting for it
+///   (two tests asking for [`chess_all4`] at once, one from its `par_iter`, hung the test
+///   binary).
+/// - From a thread of no pool: a rayon worker that waits for another pool runs its own
+///   pool's jobs meanwhile, and one of those asking for this same fixture would wait on
+///   the initialization its own thread is running (`compressed_dir`'s `par_iter` asking
+///   for [`chess_all4`] hung so).
 pub fn fixture<T: Send + Sync>(
     cell: &'static OnceLock<T>,
     init: impl FnOnce() -> T + Send,
 ) -> &'static T {
     cell.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
+        let pool = rayon::ThreadPoolBuilder::new()
             .build()
-            .expect("a thread pool for a fixture")
-            .install(init)
+            .expect("a thread pool for a fixture");
+        std::thread::scope(|s| {
+            s.spawn(|| pool.install(init))
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        })
     })
 }
 
