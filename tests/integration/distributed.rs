@@ -390,7 +390,8 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
         let a = std::fs::read(local.join(f)).unwrap();
         assert_eq!(a, std::fs::read(out.join(f)).unwrap(), "{f}");
     }
-    // Compressed: the runner leaves the files one machine's `--compress` run leaves.
+    // Compressed: the runner leaves the files one machine's `--compress` run leaves, in
+    // the blocks asked for (8,192 slots, not the default 262,144).
     let local = w.path().join("local-compressed");
     let o = retro(&[
         "generate",
@@ -401,12 +402,25 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
         "--compress",
         "--level",
         "1",
+        "--block-slots",
+        "8192",
         "--out",
         local.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", output_text(&o));
     let out = w.path().join("dask-compressed");
-    let o = local_run(&out, &["KRvKN", "--metric", "both", "--compress", "1"]);
+    let o = local_run(
+        &out,
+        &[
+            "KRvKN",
+            "--metric",
+            "both",
+            "--compress",
+            "1",
+            "--block-slots",
+            "8192",
+        ],
+    );
     assert!(o.status.success(), "{}", output_text(&o));
     let files = |d: &Path| {
         let mut f: Vec<String> = (std::fs::read_dir(d).unwrap())
@@ -422,6 +436,8 @@ fn dtz_tables_in_the_plan_and_through_the_runner() {
     for f in made {
         let a = std::fs::read(local.join(&f)).unwrap();
         assert!(a == std::fs::read(out.join(&f)).unwrap(), "{f}");
+        let t = retro::table::Table::open(&out.join(&f)).unwrap();
+        assert_eq!(t.compressed_block_slots(), Some(8192), "{f}");
     }
 }
 
