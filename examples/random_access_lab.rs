@@ -13,46 +13,28 @@
 
 use rayon::prelude::*;
 use retro::game::Value;
+use retro::table::compressed::Symbols;
 use retro::table::{Metric, Table};
 use std::time::Instant;
 
-/// A section's values as bytes, an illegal slot holding the value before it (as the
-/// compressed tables store them).
+/// A section's values as the compressed tables store them (`Symbols`: a DTM value's
+/// byte, a DTZ value's place among the values held), an illegal slot holding the symbol
+/// before it.
 fn section_bytes(table: &Table, records: &[u8]) -> Vec<u8> {
-    let mut prev = Value::Draw.packed();
-    if table.metric() == Metric::Dtz {
-        // Each code's place among the codes held, as the compressed DTZ tables store it.
-        let codes: Vec<u16> = records
-            .chunks_exact(2)
-            .map(|r| u16::from_le_bytes([r[0], r[1]]))
-            .collect();
-        let mut held = vec![false; 65536];
-        codes.iter().for_each(|&c| held[c as usize] = true);
-        let mut rank = vec![0u16; 65536];
-        let mut n = 0u16;
-        for c in 1..65536 {
-            if held[c] {
-                rank[c] = n;
-                n += 1;
-            }
-        }
-        assert!(n <= 256, "{n} values: more than a byte");
-        return codes
-            .iter()
-            .map(|&c| {
-                if c != 0 {
-                    prev = rank[c as usize] as u8;
-                }
-                prev
-            })
-            .collect();
-    }
+    let metric = table.metric();
+    let symbols = Symbols::of(table.header(), metric);
+    assert_eq!(
+        symbols.width(),
+        1,
+        "more than 256 values: two bytes a symbol"
+    );
+    let mut prev = symbols.symbol(Value::Draw).unwrap_or(0) as u8;
     records
         .chunks_exact(2)
         .map(|r| {
-            let v = Value::from_record(r[0], r[1]);
+            let v = metric.value([r[0], r[1]]);
             if v != Value::Illegal {
-                prev = v.packed();
+                prev = symbols.symbol(v).expect("a value the table holds") as u8;
             }
             prev
         })
