@@ -14,15 +14,32 @@ fn one_byte(g: &crate::testgame::Graph) -> Result<Solution, super::SolveError> {
     Ok(super::one_byte::solve(passes, &opts)?.to_solution(&Silent))
 }
 
-/// [`GamePasses`](super::one_byte::GamePasses) that say how deep their moves out of the
-/// table go: the solver then keeps its never-lost marks in a value byte
-/// ([`Passes::deepest_exit`](super::one_byte::Passes::deepest_exit)), until the solve
-/// gets deep.
-struct Shallow<'g>(super::one_byte::GamePasses<'g, crate::testgame::Graph>, u16);
+/// [`GamePasses`](super::one_byte::GamePasses) changed two ways.
+struct Tuned<'g> {
+    game: super::one_byte::GamePasses<'g, crate::testgame::Graph>,
+    /// `Some`: saying how deep their moves out of the table go; the solver then keeps its
+    /// never-lost marks in a value byte
+    /// ([`Passes::deepest_exit`](super::one_byte::Passes::deepest_exit)) until the solve
+    /// gets deep.
+    deepest: Option<u16>,
+    /// In groups of eight slots that tell the slots with no move
+    /// ([`Passes::group_movable`](super::one_byte::Passes::group_movable)): the solver then
+    /// notes a proposed candidate by its group alone, and checks every unknown slot of the
+    /// group. Terminal draws start open, as chess leaves its stalemates: no move refutes
+    /// them, and only `group_movable` keeps them from being lost.
+    grouped: bool,
+}
 
-impl super::one_byte::Passes for Shallow<'_> {
+impl super::one_byte::Passes for Tuned<'_> {
     fn slots(&self) -> u64 {
-        self.0.slots()
+        self.game.slots()
+    }
+    fn group(&self) -> usize {
+        if self.grouped {
+            8
+        } else {
+            1
+        }
     }
     fn start(
         &self,
@@ -30,30 +47,61 @@ impl super::one_byte::Passes for Shallow<'_> {
         own: super::one_byte::Own,
         links: &mut Vec<super::one_byte::Link>,
     ) -> Result<super::one_byte::Start, super::SolveError> {
-        self.0.start(i, own, links)
+        let g = self.game.0;
+        if self.grouped && !g.hole[i as usize] && g.terminal[i as usize] == Some(Value::Draw) {
+            return Ok(super::one_byte::Start::Open {
+                win: None,
+                keep: false,
+                slowest: 0,
+            });
+        }
+        self.game.start(i, own, links)
     }
     fn legal(&self, i: Index) -> bool {
-        self.0.legal(i)
+        self.game.legal(i)
     }
     fn predecessors(&self, i: Index, f: impl FnMut(Index)) {
-        self.0.predecessors(i, f)
+        self.game.predecessors(i, f)
     }
     fn targets(&self, i: Index, ok: impl FnMut(Index) -> bool) -> bool {
-        self.0.targets(i, ok)
+        self.game.targets(i, ok)
     }
     fn slowest_exit(&self, i: Index, own: super::one_byte::Own) -> u16 {
-        self.0.slowest_exit(i, own)
+        self.game.slowest_exit(i, own)
     }
     fn first_move(&self, i: Index, wanted: impl Fn(Outcome) -> bool) -> u8 {
-        self.0.first_move(i, wanted)
+        self.game.first_move(i, wanted)
     }
     fn deepest_exit(&self) -> u16 {
-        self.1
+        self.deepest.unwrap_or_else(|| self.game.deepest_exit())
+    }
+    fn group_movable(&self, first: Index, mask: u64) -> Option<u64> {
+        let succ = &self.game.0.succ;
+        let moves = |b: &Index| {
+            succ[(first + b) as usize]
+                .iter()
+                .any(|o| matches!(o, Outcome::Index(_)))
+        };
+        let movable = super::one_byte::bits(mask).filter(moves);
+        self.grouped.then(|| movable.fold(0, |m, b| m | 1 << b))
     }
 }
 
-fn one_byte_shallow(g: &crate::testgame::Graph) -> Result<Solution, super::SolveError> {
+fn solve_tuned(g: &crate::testgame::Graph, deepest: Option<u16>, grouped: bool) -> Solution {
     let opts = SolveOptions { progress: &Silent };
+    let game = super::one_byte::GamePasses(g);
+    let passes = Tuned {
+        game,
+        deepest,
+        grouped,
+    };
+    super::one_byte::solve(passes, &opts)
+        .unwrap()
+        .to_solution(&Silent)
+}
+
+/// The solver told how deep `g`'s moves out of the table go.
+fn one_byte_shallow(g: &crate::testgame::Graph) -> Solution {
     let deepest = g
         .succ
         .iter()
@@ -68,8 +116,7 @@ fn one_byte_shallow(g: &crate::testgame::Graph) -> Result<Solution, super::Solve
         })
         .max()
         .unwrap_or(0);
-    let passes = Shallow(super::one_byte::GamePasses(g), deepest);
-    Ok(super::one_byte::solve(passes, &opts)?.to_solution(&Silent))
+    solve_tuned(g, Some(deepest), false)
 }
 
 /// The one-byte solver's histogram of `g`'s values (DTM's codes), over the whole table and
@@ -126,7 +173,16 @@ proptest! {
     #[test]
     fn never_lost_and_candidate_marks_in_a_byte_change_nothing(g in graphs()) {
         let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
-        let got = one_byte_shallow(&g).unwrap();
+        let got = one_byte_shallow(&g);
+        same_records(&got, &want)?;
+    }
+
+    /// Candidates noted by their group, every unknown slot of it checked: a slot not
+    /// proposed cannot pass, a terminal draw left open aside.
+    #[test]
+    fn candidates_by_whole_groups_change_nothing(g in graphs()) {
+        let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
+        let got = solve_tuned(&g, None, true);
         same_records(&got, &want)?;
     }
 
@@ -135,8 +191,11 @@ proptest! {
         let solve = |t| crate::generate::with_threads(Some(t), || one_byte(&g).unwrap()).unwrap();
         prop_assert_eq!(solve(1), solve(3));
         let shallow =
-            |t| crate::generate::with_threads(Some(t), || one_byte_shallow(&g).unwrap()).unwrap();
+            |t| crate::generate::with_threads(Some(t), || one_byte_shallow(&g)).unwrap();
         prop_assert_eq!(shallow(1), shallow(3));
+        let grouped =
+            |t| crate::generate::with_threads(Some(t), || solve_tuned(&g, None, true)).unwrap();
+        prop_assert_eq!(grouped(1), grouped(3));
     }
 }
 
@@ -148,7 +207,9 @@ fn the_longest_loss_is_solved_and_one_ply_more_is_refused() {
     assert_eq!((sol.mv(0), sol.mv(254)), (NO_MOVE, 1));
     // The never-lost marks and the candidates move to their own bits before the last
     // depths.
-    assert_eq!(one_byte_shallow(&chain(255)).unwrap(), sol);
+    assert_eq!(one_byte_shallow(&chain(255)), sol);
+    // By whole groups, no candidate marked in a byte, however deep.
+    assert_eq!(solve_tuned(&chain(255), None, true), sol);
     // So deep that a bit marks the illegal slots: the checkmates' byte is read slot by slot.
     same_histograms(&chain(255), &sol).unwrap();
     let err = one_byte(&chain(256)).unwrap_err();
@@ -169,7 +230,7 @@ fn never_lost_marks_survive_the_move_to_their_own_bits() {
     g.terminal.extend([None, None]);
     g.hole.extend([false, false]);
     let want = super::two_queue::solve(&g, &SolveOptions { progress: &Silent }).unwrap();
-    let got = one_byte_shallow(&g).unwrap();
+    let got = one_byte_shallow(&g);
     assert_eq!(
         (got.value(255), got.value(256)),
         (Value::Win(253), Value::Draw)

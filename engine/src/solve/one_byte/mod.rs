@@ -39,10 +39,14 @@
 //! (chess: a move leaving the mover's king attacked reaches a slot where the side to move
 //! could take it). A never-lost slot holds the byte of a win in 253 plies, a value no slot
 //! can have until the solve gets that deep ([`Passes::deepest_exit`]); before then these
-//! marks move to a bit array of their own. A candidate likewise holds the byte of a loss
-//! in 254 plies from its proposal to its check (with plies, a byte of its own), and only a
-//! table that deep keeps its candidates in bits, in its last depths: a bit a slot less,
-//! an eighth of the solve's memory.
+//! marks move to a bit array of their own. Where the game can tell the slots with no move
+//! at all ([`Passes::group_movable`]: chess), a proposal notes only its group, and the
+//! check takes every unknown slot of the group, in order: a proposed slot is settled on
+//! its own, a slot that was not cannot pass (its slowest move would have proposed it at
+//! that move's depth, and it would be lost since), a slot with no move aside. Elsewhere a
+//! candidate holds the byte of a loss in 254 plies from its proposal to its check (with
+//! plies, a byte of its own), and only a table that deep keeps its candidates in bits, in
+//! its last depths: a bit a slot less, an eighth of the solve's memory.
 //!
 //! **Groups.** The passes work on groups of slots ([`Passes::group`]; chess: every piece
 //! but the last standing still), the solver handing them a mask of the slots concerned:
@@ -148,6 +152,9 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         })
     };
     let packing = Packing::of(passes.metric());
+    // Candidates by whole groups ([`State::whole_groups`]) where the game tells the slots
+    // with no move.
+    let whole_groups = group > 1 && passes.group_movable(0, 0).is_some();
     let mut st = State {
         passes: &passes,
         packing,
@@ -163,7 +170,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         },
         // Candidates in bits from the start where a move out of the table may already
         // lose in the candidates' byte's plies.
-        cand: if passes.deepest_exit().saturating_add(1) < packing.cand_depth() {
+        cand: if whole_groups || passes.deepest_exit().saturating_add(1) < packing.cand_depth() {
             None
         } else {
             Some(Bits::new(n)?)
@@ -171,6 +178,7 @@ pub fn solve<P: Passes>(passes: P, opts: &SolveOptions) -> Result<Solved<P>, Sol
         cand_byte: packing.cand_byte(),
         proposed: Bits::new(n.div_ceil(cand_step))?,
         cand_step,
+        whole_groups,
         won_groups: Bits::new(n.div_ceil(group))?,
         lost_groups: [Bits::new(n.div_ceil(group))?, Bits::new(n.div_ceil(group))?],
         fin: Bits::new(n)?,

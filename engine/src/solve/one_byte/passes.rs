@@ -186,6 +186,18 @@ pub trait Passes: Sync {
     /// changes no record. Default: none.
     fn group_reads(&self, _first: Index, _out: impl FnMut(Index)) {}
 
+    /// OPTIONAL. The slots of `mask` in the group at `first` (open, not illegal) that have
+    /// a legal move inside the table (the tier), moves out of it and links aside. `Some`
+    /// lets the solver note a proposed candidate by its group alone, not mark it in its
+    /// value byte, a read and a write at random a proposal; it then checks every unknown
+    /// slot of a proposed group, and a slot the start left open with no move (a
+    /// stalemate) would pass a check with nothing to refute: this is asked of the slots
+    /// about to be lost. For groups of more than one slot. Default: `None`, each candidate
+    /// marked.
+    fn group_movable(&self, _first: Index, _mask: u64) -> Option<u64> {
+        None
+    }
+
     /// OPTIONAL. The slots of `mask` in the group at `first` that have a move inside the
     /// table (as [`Passes::targets`] gives them) into a slot that `ok` does not accept:
     /// `ok(q, m)` returns the bits of `m` whose slots `q + b` it accepts. Default: slot by

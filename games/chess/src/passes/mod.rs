@@ -28,7 +28,7 @@ use crate::rules::board::{attacks, bb, pawn_attacks, rank, Square, KING};
 use crate::rules::material::{Color, Role};
 use crate::rules::moves::{self, en_passant_after, legal_moves, make, Move};
 use retro_engine::game::{Index, Outcome, Value};
-use retro_engine::solve::one_byte::{Link, Own, Passes, Start, Values};
+use retro_engine::solve::one_byte::{bits, Link, Own, Passes, Start, Values};
 use retro_engine::solve::SolveError;
 use retro_engine::table::Metric;
 
@@ -604,6 +604,19 @@ impl Passes for ChessPasses<'_> {
 
     fn group_predecessors(&self, first: Index, mask: u64, f: impl FnMut(Index, u64)) {
         self.predecessors_of_group(first, mask, f)
+    }
+
+    /// Asked of the slots about to be lost, each played out: most have a king move, found
+    /// first.
+    fn group_movable(&self, first: Index, mask: u64) -> Option<u64> {
+        let mut movable = 0;
+        for b in bits(mask) {
+            let s = self.slot(first + b);
+            if moves::has_quiet_move(&self.position(&s), !self.tiered) {
+                movable |= 1 << b;
+            }
+        }
+        Some(movable)
     }
 
     fn group_refuted(&self, first: Index, mask: u64, ok: impl FnMut(Index, u64) -> u64) -> u64 {
