@@ -192,8 +192,8 @@ pub trait Passes: Sync {
     /// value byte, a read and a write at random a proposal; it then checks every unknown
     /// slot of a proposed group, and a slot the start left open with no move (a
     /// stalemate) would pass a check with nothing to refute: this is asked of the slots
-    /// about to be lost. For groups of more than one slot. Default: `None`, each candidate
-    /// marked.
+    /// about to be lost. For groups of more than one slot; the solver asks it once with an
+    /// empty mask to learn whether it is given. Default: `None`, each candidate marked.
     fn group_movable(&self, _first: Index, _mask: u64) -> Option<u64> {
         None
     }

@@ -692,7 +692,8 @@ impl<P: Passes> State<'_, P> {
         if self.whole_groups && plain != 0 {
             // Not each of these was proposed: one with no move at all passed with nothing
             // to refute it, and is not lost.
-            plain = (self.passes)
+            plain = self
+                .passes
                 .group_movable(first, plain)
                 .expect("the slots with a move, where candidates go by groups");
         }
