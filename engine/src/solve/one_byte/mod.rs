@@ -398,7 +398,7 @@ fn solve_tier<P: Passes>(
                 }
                 let mut any = false;
                 if mask != 0 {
-                    st.passes.group_predecessors(first, mask, |q, m| {
+                    st.predecessors(first, mask, true, |q, m| {
                         let mut won = 0;
                         for b in bits(m & !st.fin.mask(q as usize)) {
                             if st.try_win(q + b, d + 1, false) {
@@ -435,8 +435,7 @@ fn solve_tier<P: Passes>(
             st.each_at(Value::Win(w), &st.won_groups, |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
-                st.passes
-                    .group_predecessors(first, mask, |q, m| st.propose_mask(q, m));
+                st.predecessors(first, mask, !st.whole_groups, |q, m| st.propose_mask(q, m));
                 for l in st.links.to_slots(first, mask) {
                     st.propose(l.from);
                 }
