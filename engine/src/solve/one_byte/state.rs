@@ -623,10 +623,11 @@ impl<P: Passes> State<'_, P> {
     }
 
     /// `f(q, m)` on the predecessors of the slots `mask` of the group at `first`
-    /// ([`Passes::group_predecessors`]), all of them gathered first and their settled bits
-    /// (and where `values`, their bytes) asked for at once: they lie far apart, at random,
-    /// and each read one after the other waited for memory (KQRvKR, on a host with 32 MiB
-    /// of cache: the retrograde's settled bits alone a seventh of its time).
+    /// ([`Passes::group_predecessors`]), all of them gathered first, then visited in order
+    /// while the settled bits (and where `values`, the bytes) of the one [`AHEAD`] places on
+    /// are asked for: they lie far apart, at random, and each read one after the other
+    /// waited for memory (KQRvKR, on a host with 32 MiB of cache: the retrograde's settled
+    /// bits alone a seventh of its time).
     pub(super) fn predecessors(
         &self,
         first: Index,
