@@ -435,7 +435,9 @@ fn solve_tier<P: Passes>(
             st.each_at(Value::Win(w), &st.won_groups, |first, mask| {
                 // Wins stored ahead (through moves out of the table) are settled now.
                 st.fin.set_mask(first as usize, mask);
-                st.predecessors(first, mask, !st.whole_groups, |q, m| st.propose_mask(q, m));
+                // A proposal reads value bytes only where candidates are marked in them.
+                let reads = !st.whole_groups && st.cand.is_none();
+                st.predecessors(first, mask, reads, |q, m| st.propose_mask(q, m));
                 for l in st.links.to_slots(first, mask) {
                     st.propose(l.from);
                 }
